@@ -1,0 +1,84 @@
+"""Drive a `voicehost` process the way a table would: wait for each `listen`, answer it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Reply = Callable[[dict[str, Any]], str]
+
+
+class EventTail:
+    """Read a growing JSON Lines events file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        self.buffer = ""
+
+    def next(self, proc: subprocess.Popen, timeout: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if "\n" in self.buffer:
+                line, self.buffer = self.buffer.split("\n", 1)
+                return json.loads(line)
+            if self.path.exists():
+                with self.path.open(encoding="utf-8") as handle:
+                    handle.seek(self.offset)
+                    chunk = handle.read()
+                    self.offset = handle.tell()
+                self.buffer += chunk
+                if chunk:
+                    continue
+            if proc.poll() is not None and "\n" not in self.buffer:
+                return None
+            time.sleep(0.005)
+        raise TimeoutError(f"no event from voicehost in {timeout} s")
+
+
+def voicehost(*args: str) -> list[str]:
+    return [sys.executable, "-m", "voicehost.cli", *args]
+
+
+def drive(command: list[str], events: Path, reply: Reply, kill_after: int | None = None,
+          timeout: float = 30.0, env: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Run one voicehost process to its end (or SIGKILL it after `kill_after` replies).
+
+    Returns every event it emitted. Replies are written without waiting for the host to
+    take them, so a kill can land while an answer is in flight.
+    """
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+    tail = EventTail(events)
+    tail.offset = events.stat().st_size if events.exists() else 0
+    seen: list[dict[str, Any]] = []
+    replies = 0
+    try:
+        while (event := tail.next(proc, timeout)) is not None:
+            seen.append(event)
+            if event["event"] != "listen":
+                continue
+            if kill_after is not None and replies >= kill_after:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                return seen
+            proc.stdin.write(reply(event) + "\n")
+            proc.stdin.flush()
+            replies += 1
+        proc.stdin.close()
+        proc.wait(timeout=timeout)
+        if proc.returncode != 0:
+            raise AssertionError(f"voicehost failed: {proc.stderr.read()}")
+        return seen
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,90 @@
+"""Whole Secret Squad games through `voicehost play --io text`: the same host as audio mode."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from drive import drive, voicehost
+from table_script import SecretSquadScript
+
+from voicehost.store.journal import actions_of, read_records
+
+
+def play_args(tmp_path: Path, players: int, seed: int) -> list[str]:
+    return voicehost("play", "secret-squad", "--io", "text", "--players", str(players),
+                     "--seed", str(seed), "--journal", str(tmp_path / "game.jsonl"),
+                     "--events", str(tmp_path / "events.jsonl"))
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_a_whole_game_ends_with_the_scores_the_rules_give(tmp_path: Path, players: int) -> None:
+    script = SecretSquadScript(players, seed=players)
+    events = drive(play_args(tmp_path, players, seed=11), tmp_path / "events.jsonl",
+                   script.reply)
+    over = [e for e in events if e["event"] == "game_over"]
+    assert len(over) == 1
+    assert over[0]["scores"] == script.expected_scores()
+    best = max(script.expected_scores())
+    assert over[0]["winners"] == [s for s, p in enumerate(script.expected_scores()) if p == best]
+    assert len([e for e in events if e["event"] == "score"]) == 3
+
+
+def test_kills_at_random_points_lose_no_answer_and_no_point(tmp_path: Path) -> None:
+    rng = random.Random(2026)
+    for game in range(3):
+        folder = tmp_path / f"game{game}"
+        folder.mkdir()
+        script = SecretSquadScript(4, seed=100 + game)
+        events_path = folder / "events.jsonl"
+        first = play_args(folder, 4, seed=game)
+        resume = voicehost("resume", "--io", "text", "--journal", str(folder / "game.jsonl"),
+                           "--events", str(events_path))
+        command, kills, seen = first, 0, []
+        while not any(e["event"] == "game_over" for e in seen):
+            kill_after = rng.randint(1, 25) if kills < 5 else None
+            seen += drive(command, events_path, script.reply, kill_after=kill_after)
+            kills += 1
+            command = resume
+        assert kills >= 3
+        over = [e for e in seen if e["event"] == "game_over"]
+        assert over and over[0]["scores"] == script.expected_scores()
+        records = read_records(folder / "game.jsonl")
+        # 3 rounds × (deal + 3 cards × 4 answers + ready + 4 points + 4 squads): none twice
+        assert len(actions_of(records)) == 3 * (1 + 12 + 1 + 4 + 4)
+
+
+def test_a_torn_last_line_is_dropped_on_resume(tmp_path: Path) -> None:
+    script = SecretSquadScript(4, seed=9)
+    journal = tmp_path / "game.jsonl"
+    drive(play_args(tmp_path, 4, seed=9), tmp_path / "events.jsonl", script.reply,
+          kill_after=10)
+    with journal.open("a") as handle:
+        handle.write('{"type": "action", "action": {"kind": "ans')  # the plug was pulled
+    events = drive(voicehost("resume", "--io", "text", "--journal", str(journal), "--events",
+                             str(tmp_path / "events.jsonl")), tmp_path / "events.jsonl",
+                   script.reply)
+    assert [e for e in events if e["event"] == "game_over"][0]["scores"] == \
+        script.expected_scores()
+    for line in journal.read_text().splitlines():
+        json.loads(line)
+
+
+def test_undo_takes_back_the_last_answer(tmp_path: Path) -> None:
+    script = SecretSquadScript(4, seed=5)
+    undone = {"done": False}
+
+    def reply(listen: dict) -> str:
+        if listen["decision"] == "answer" and listen["player"] == 2 and not undone["done"]:
+            undone["done"] = True
+            return "undo"  # takes back player 1's answer: the host must ask player 1 again
+        return script.reply(listen)
+
+    events = drive(play_args(tmp_path, 4, seed=5), tmp_path / "events.jsonl", reply)
+    listens = [e for e in events if e["event"] == "listen"]
+    at = next(i for i, e in enumerate(listens) if e["player"] == 2 and e["decision"] == "answer")
+    assert listens[at + 1]["player"] == 1
+    assert [e for e in events if e["event"] == "game_over"][0]["scores"] == \
+        script.expected_scores()

@@ -1,0 +1,149 @@
+"""The `voicehost` command."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from voicehost.host.events import EventStream
+from voicehost.host.table import Seats
+from voicehost.session import GAMES, default_journal, new_table, resume, start
+from voicehost.speech.base import Voice
+from voicehost.speech.text_voice import TextVoice
+
+
+def add_voice_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--io", choices=("audio", "text"), default="audio",
+                        help="audio: microphone and speaker; text: stdin and stdout")
+    parser.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto")
+    parser.add_argument("--model", type=Path, help="a vosk model directory")
+    parser.add_argument("--rate", type=int, default=175, help="speech rate, words per minute")
+    parser.add_argument("--volume", type=float, default=1.0, help="speech volume, 0 to 1")
+    parser.add_argument("--voice", default=None, help="text-to-speech voice (name or id)")
+    parser.add_argument("--silence", type=float, default=0.5,
+                        help="seconds of silence that end an answer")
+    parser.add_argument("--input-device", default=None)
+    parser.add_argument("--output-device", default=None)
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="the save file (default: ~/.local/share/voicehost/current-game.jsonl)")
+    parser.add_argument("--events", default=None, help="write JSON Lines events here (- = stdout)")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="voicehost", description="An offline voice game host.")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    play = commands.add_parser("play", help="start a game")
+    play.add_argument("game", choices=sorted(GAMES), nargs="?", default="secret-squad")
+    play.add_argument("--players", type=int, default=4)
+    play.add_argument("--names", default=None, help="comma-separated seat names")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--rounds", type=int, default=3)
+    play.add_argument("--resume", action="store_true", help="carry on the saved game instead")
+    add_voice_options(play)
+
+    again = commands.add_parser("resume", help="carry on the saved game")
+    add_voice_options(again)
+
+    models = commands.add_parser("models", help="manage recognizer models")
+    models_commands = models.add_subparsers(dest="models_command", required=True)
+    download = models_commands.add_parser("download", help="fetch a vosk model")
+    download.add_argument("name", nargs="?", default="vosk-model-small-en-us-0.15")
+    download.add_argument("--dir", type=Path, default=Path("models"))
+
+    commands.add_parser("devices", help="list microphones and speakers")
+    doctor = commands.add_parser("doctor", help="check microphone, speaker, engines, models")
+    doctor.add_argument("--model", type=Path)
+
+    say = commands.add_parser("say", help="speak a line (or save it to a WAV)")
+    say.add_argument("text")
+    say.add_argument("--out", type=Path)
+    say.add_argument("--rate", type=int, default=175)
+    say.add_argument("--volume", type=float, default=1.0)
+    say.add_argument("--voice", default=None)
+
+    hear = commands.add_parser("hear", help="recognize a WAV file, print JSON")
+    hear.add_argument("wav", type=Path)
+    hear.add_argument("--phrases", default=None, help='e.g. "yup|nope|repeat"')
+    hear.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto")
+    hear.add_argument("--model", type=Path)
+    return top
+
+
+def open_events(target: str | None) -> EventStream:
+    if target is None:
+        return EventStream(None)
+    out: TextIO = sys.stdout if target == "-" else open(target, "a", encoding="utf-8")  # noqa: SIM115
+    return EventStream(out)
+
+
+def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
+    if args.io == "text":
+        return TextVoice(sys.stdin, say_to)
+    from voicehost.speech.factory import audio_voice_or_notice
+
+    voice, notice = audio_voice_or_notice(args)
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
+    return voice if voice is not None else TextVoice(sys.stdin, say_to)
+
+
+def seats_for(args: argparse.Namespace) -> Seats:
+    if args.names:
+        names = tuple(n.strip().lower() for n in args.names.split(",") if n.strip())
+        if len(names) != args.players:
+            raise SystemExit(f"--names gives {len(names)} names for {args.players} players.")
+        return Seats(names)
+    return Seats.default(args.players)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.resume:
+        return run_resume(args)
+    events = open_events(args.events)
+    say_to = sys.stderr if args.events == "-" else sys.stdout
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    try:
+        table = new_table(args.game, seats_for(args), seed, {"rounds": args.rounds})
+    except ValueError as problem:
+        raise SystemExit(str(problem)) from None
+    voice = make_voice(args, say_to)
+    try:
+        start(table, voice, args.journal or default_journal(), events)
+    finally:
+        voice.close()
+        events.close()
+    return 0
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    path = args.journal or default_journal()
+    if not path.exists():
+        raise SystemExit(f"No saved game at {path}. Start one with: voicehost play")
+    events = open_events(args.events)
+    say_to = sys.stderr if args.events == "-" else sys.stdout
+    voice = make_voice(args, say_to)
+    try:
+        resume(path, voice, events)
+    finally:
+        voice.close()
+        events.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "play":
+        return run_play(args)
+    if args.command == "resume":
+        return run_resume(args)
+    from voicehost import tools
+
+    return tools.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

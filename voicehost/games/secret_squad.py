@@ -1,0 +1,228 @@
+"""Secret Squad, the rules alone (../shared/rules/secret-squad.txt).
+
+Theory of operation. A game is 3 rounds; each round has five phases, and `pending()` names the
+decision the phase waits for:
+
+    deal      the table deals the squad cards          → Decision("deal", None, ("ready",))
+    question  each player answers the card, YUP/NOPE   → Decision("answer", seat, ("yup","nope"))
+              (3 cards a round, every player answers each card, in seat order)
+    ready     fingers in the air, ready to point       → Decision("ready", None, ("ready",))
+    point     each player says whom they pointed at    → Decision("point", seat, other seats)
+    reveal    each player shows their squad card       → Decision("squad", seat, ("yellow","red"))
+
+Two rules keep it honest:
+1. A choice outside the pending decision's options raises IllegalAction and changes nothing.
+2. The engine never learns a squad before the reveal: squads sit on the players' cards.
+
+Seats are 0-based numbers; a choice naming a seat is its number as a string ("0", "1", ...).
+Points are counted, not drawn: a short question deck never limits a score.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from voicehost.games.base import Action, Decision, Event, IllegalAction
+
+SQUADS = ("yellow", "red")
+ANSWERS = ("yup", "nope")
+MIN_PLAYERS, MAX_PLAYERS = 3, 10
+
+PICK_POINTS = 3
+PICKED_BONUS = 1
+LONE_SQUAD_POINTS = 4
+
+
+@dataclass(frozen=True)
+class Settings:
+    rounds: int = 3
+    cards_per_round: int = 3
+
+
+def squad_cards(players: int) -> int:
+    """Cards of each colour in play: half the players, rounded up."""
+    return (players + 1) // 2
+
+
+def deal_squads(players: int, rng: random.Random) -> tuple[list[str], str | None]:
+    """Shuffle the squad cards in play and deal one each; at odd counts one is set aside."""
+    cards = [squad for squad in SQUADS for _ in range(squad_cards(players))]
+    rng.shuffle(cards)
+    set_aside = cards.pop() if players % 2 else None
+    return cards, set_aside
+
+
+def award_round(pointed_at: list[int], squads: list[str]) -> list[dict[str, int]]:
+    """Each player's award for one round: `pick` for their own point, `bonus` for being found."""
+    players = len(squads)
+    awards = [{"pick": 0, "bonus": 0} for _ in range(players)]
+    for seat, target in enumerate(pointed_at):
+        if target == seat:
+            alone = squads.count(squads[seat]) == 1
+            awards[seat]["pick"] = LONE_SQUAD_POINTS if alone else 0
+        elif squads[target] == squads[seat]:
+            awards[seat]["pick"] = PICK_POINTS
+            awards[target]["bonus"] = PICKED_BONUS  # once, however many found you
+    return awards
+
+
+@dataclass
+class Card:
+    """A question card on the table this round, and the answers placed on it."""
+
+    number: int  # index into the deck of question cards
+    answers: dict[int, str]
+
+
+class SecretSquad:
+    def __init__(
+        self, players: int, seed: int, deck_size: int, settings: Settings | None = None
+    ) -> None:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise IllegalAction("player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, got=players)
+        self.settings = settings or Settings()
+        if deck_size < self.settings.cards_per_round:
+            raise IllegalAction("deck_too_small", needed=self.settings.cards_per_round)
+        self.players = players
+        self.rng = random.Random(seed)
+        self.deck = list(range(deck_size))
+        self.rng.shuffle(self.deck)
+        self.scores = [0] * players
+        self.round = 1
+        self.phase = "deal"
+        self.cards: list[Card] = []
+        self.pointed_at: list[int | None] = [None] * players
+        self.squads: list[str | None] = [None] * players
+        self.history: list[list[dict[str, int]]] = []
+
+    # -- the host's question ------------------------------------------------------------
+
+    def pending(self) -> Decision | None:
+        if self.phase in ("deal", "ready"):
+            return Decision(self.phase, None, ("ready",))
+        if self.phase == "question":
+            return Decision("answer", self._next_seat(self.cards[-1].answers), ANSWERS)
+        if self.phase == "point":
+            seat = self._next_seat(dict(enumerate(self.pointed_at)))
+            return Decision("point", seat, self.point_options(seat), scoring=True)
+        if self.phase == "reveal":
+            return Decision("squad", self._next_seat(dict(enumerate(self.squads))), SQUADS,
+                            scoring=True)
+        return None
+
+    def point_options(self, seat: int) -> tuple[str, ...]:
+        """Whom a player may point at: anyone else, and themself only in a 3-player game."""
+        return tuple(
+            str(other) for other in range(self.players) if other != seat or self.players == 3
+        )
+
+    def _next_seat(self, taken: dict[int, object]) -> int:
+        return next(seat for seat in range(self.players) if taken.get(seat) is None)
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        if action.kind == "skip_card":
+            return self._skip_card()
+        decision = self.pending()
+        if decision is None:
+            raise IllegalAction("game_over")
+        if action.kind != decision.kind or action.player != decision.decider:
+            raise IllegalAction("not_your_turn", expected=decision.kind, player=decision.decider)
+        if action.choice not in decision.options:
+            raise IllegalAction(f"bad_{decision.kind}", options=decision.options)
+        return getattr(self, f"_on_{decision.kind}")(action)
+
+    def _on_deal(self, action: Action) -> list[Event]:
+        self.phase = "question"
+        return [Event("round_started", {"round": self.round}), self._draw()]
+
+    def _on_answer(self, action: Action) -> list[Event]:
+        card = self.cards[-1]
+        card.answers[action.player] = action.choice
+        events = [Event("answered", {"player": action.player, "answer": action.choice})]
+        if len(card.answers) < self.players:
+            return events
+        events.append(Event("card_done", self.tally(len(self.cards) - 1)))
+        if len(self.cards) < self.settings.cards_per_round:
+            events.append(self._draw())
+        else:
+            self.phase = "ready"
+        return events
+
+    def _on_ready(self, action: Action) -> list[Event]:
+        self.phase = "point"
+        return [Event("point_now", {})]
+
+    def _on_point(self, action: Action) -> list[Event]:
+        self.pointed_at[action.player] = int(action.choice)
+        if None not in self.pointed_at:
+            self.phase = "reveal"
+            return [Event("reveal_now", {})]
+        return []
+
+    def _on_squad(self, action: Action) -> list[Event]:
+        in_play = squad_cards(self.players)
+        if self.squads.count(action.choice) >= in_play:
+            raise IllegalAction("too_many_in_squad", squad=action.choice, cards=in_play,
+                                claimed=[s for s, sq in enumerate(self.squads)
+                                         if sq == action.choice])
+        self.squads[action.player] = action.choice
+        if None in self.squads:
+            return []
+        return self._score_round()
+
+    def _skip_card(self) -> list[Event]:
+        if self.phase != "question":
+            raise IllegalAction("no_card_to_skip")
+        skipped = self.cards.pop()
+        self.deck.append(skipped.number)
+        return [Event("card_skipped", {"card": skipped.number}), self._draw()]
+
+    # -- round bookkeeping ----------------------------------------------------------------
+
+    def _draw(self) -> Event:
+        card = Card(self.deck.pop(0), {})
+        self.cards.append(card)
+        return Event("card_drawn", {"round": self.round, "index": len(self.cards),
+                                    "card": card.number})
+
+    def _score_round(self) -> list[Event]:
+        squads = [squad or "" for squad in self.squads]
+        pointed_at = [target if target is not None else -1 for target in self.pointed_at]
+        awards = award_round(pointed_at, squads)
+        for seat, award in enumerate(awards):
+            self.scores[seat] += award["pick"] + award["bonus"]
+        self.history.append(awards)
+        events = [Event("round_scored", {"round": self.round, "awards": awards,
+                                         "squads": squads, "pointed_at": pointed_at,
+                                         "scores": list(self.scores)})]
+        self.deck.extend(card.number for card in self.cards)  # used cards to the bottom
+        self.cards = []
+        self.pointed_at = [None] * self.players
+        self.squads = [None] * self.players
+        if self.round == self.settings.rounds:
+            self.phase = "over"
+            events.append(Event("game_over", {"scores": list(self.scores),
+                                              "winners": self.winners()}))
+        else:
+            self.round += 1
+            self.phase = "deal"
+        return events
+
+    # -- what the table can ask ---------------------------------------------------------
+
+    def tally(self, index: int) -> dict[str, object]:
+        """Who said YUP and who said NOPE on this round's card `index` (0-based)."""
+        card = self.cards[index]
+        return {
+            "index": index + 1,
+            "card": card.number,
+            "yup": [seat for seat, answer in sorted(card.answers.items()) if answer == "yup"],
+            "nope": [seat for seat, answer in sorted(card.answers.items()) if answer == "nope"],
+        }
+
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [seat for seat, score in enumerate(self.scores) if score == best]

@@ -1,0 +1,242 @@
+"""The game master: asks the game what is pending, says it, listens, and moves the game on.
+
+The same host runs in text mode and in audio mode; only the Voice differs. Every accepted
+choice is journaled (fsynced) before the host says anything about it, so a kill at any point
+loses nothing the table was told had been recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from voicehost.games.base import Action, Decision, IllegalAction
+from voicehost.host.events import EventStream
+from voicehost.host.table import Table
+from voicehost.intents.grammar import Grammar, Intent
+from voicehost.prompts_dir import load_yaml
+from voicehost.speech.base import EndOfInput, Voice
+from voicehost.store.journal import Journal
+
+MISSES_BEFORE_OPTIONS = 1  # after this many misses in a row the host reads the options aloud
+
+
+@dataclass
+class Outcome:
+    finished: bool  # False when the table quit (or input ended) before the game was over
+    scores: list[int]
+    winners: list[int]
+
+
+def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, list[str]]]:
+    commands = load_yaml("common/intents.yaml")["commands"]
+    return [(Intent(name), templates) for name, templates in commands.items()
+            if names is None or name in names]
+
+
+def confirm_grammar() -> Grammar:
+    confirm = load_yaml("common/intents.yaml")["confirm"]
+    return Grammar.build([(Intent("choose", answer), templates)
+                          for answer, templates in confirm.items()]
+                         + command_groups(("repeat",)))
+
+
+class Host:
+    def __init__(self, table: Table, voice: Voice, journal: Journal, events: EventStream,
+                 actions: list[Action] | None = None) -> None:
+        self.table = table
+        self.voice = voice
+        self.journal = journal
+        self.events = events
+        self.actions = list(actions or [])
+        self.lines = table.lines
+        self.queued: list[str] = []
+        self.last_said = ""
+
+    # -- speaking ---------------------------------------------------------------------------
+
+    def queue(self, *lines: str) -> None:
+        self.queued.extend(line for line in lines if line)
+
+    def flush(self) -> None:
+        if not self.queued:
+            return
+        text = " ".join(self.queued)
+        self.queued = []
+        self.events.emit("say", text=text)
+        self.voice.say(text)
+        self.last_said = text
+
+    def hear(self, grammar: Grammar, decision: Decision | None) -> tuple[Intent | None, str]:
+        """Say what is queued, listen once. (None, "silence") when nobody spoke."""
+        self.flush()
+        facts = {"player": None, "decision": "confirm", "options": ["yes", "no"]}
+        if decision is not None:
+            facts = {"player": decision.decider, "decision": decision.kind,
+                     "options": list(decision.options), **self.table.context(decision)}
+        self.events.emit("listen", **facts)
+        hearing = self.voice.listen(grammar.phrases)
+        if hearing is None:
+            self.events.emit("heard", text="", intent=None, confidence=0.0)
+            return None, "silence"
+        intent, snap = grammar.match(hearing.text)
+        self.events.emit("heard", text=hearing.text,
+                         intent=None if intent is None else [intent.name, intent.value],
+                         confidence=round(hearing.confidence * snap, 3),
+                         decode_seconds=round(hearing.decode_seconds, 4))
+        return intent, "" if intent else "not_understood"
+
+    # -- the game loop ----------------------------------------------------------------------
+
+    def run(self, resumed: bool = False) -> Outcome:
+        try:
+            if resumed:
+                self.queue(self.lines("welcome_back", game=self.table.title))
+                decision = self.table.game.pending()
+                if decision is not None:
+                    self.queue(*self.table.recap(decision))
+                else:
+                    self.queue(self.lines("already_over"), self.table.standings())
+            else:
+                self.queue(*self.table.opening())
+            while (decision := self.table.game.pending()) is not None:
+                if not self.take(decision):
+                    return self._outcome(finished=False)
+            self.flush()
+            return self._outcome(finished=True)
+        except EndOfInput:
+            self.flush()
+            return self._outcome(finished=False)
+
+    def _outcome(self, finished: bool) -> Outcome:
+        game = self.table.game
+        return Outcome(finished, list(game.scores), game.winners() if finished else [])
+
+    def take(self, decision: Decision) -> bool:
+        """Settle one decision. False when the table quit."""
+        grammar = Grammar.build(self.table.choices(decision) + command_groups())
+        self.queue(self.table.prompt(decision))
+        misses = 0
+        while True:
+            intent, problem = self.hear(grammar, decision)
+            if intent is None:
+                misses += 1
+                self.queue(self.lines(problem))
+                if misses > MISSES_BEFORE_OPTIONS:
+                    self.queue(self.lines("options", options=self.table.options_spoken(decision)))
+                self.queue(self.table.prompt(decision))
+                continue
+            misses = 0
+            if intent.name == "choose":
+                if self.choose(decision, intent.value):
+                    return True
+                continue
+            outcome = self.command(intent.name, decision)
+            if outcome is not None:
+                return outcome
+
+    def choose(self, decision: Decision, value: str) -> bool:
+        """Apply a choice (confirmed first if it scores). True when the game moved on."""
+        if decision.scoring and not self.confirm(self.table.describe_choice(decision, value)):
+            self.queue(self.lines("try_again"), self.table.prompt(decision))
+            return False
+        return self.act(self.table.action_for(decision, value), decision)
+
+    def act(self, action: Action, decision: Decision) -> bool:
+        try:
+            events = self.table.game.apply(action)
+        except IllegalAction as illegal:
+            self.queue(self.table.refusal(illegal, decision), self.table.prompt(decision))
+            return False
+        self.journal.append({"type": "action", "action": action.to_json()})
+        self.actions.append(action)
+        for event in events:
+            if event.kind in ("round_scored", "game_over"):
+                self.events.emit("score" if event.kind == "round_scored" else "game_over",
+                                 **event.facts)
+        self.queue(*self.table.narrate(events))
+        return True
+
+    def confirm(self, choice: str) -> bool:
+        grammar = confirm_grammar()
+        self.queue(self.lines("confirm", choice=choice))
+        while True:
+            intent, _ = self.hear(grammar, None)
+            if intent is not None and intent.name == "choose":
+                return intent.value == "yes"
+            if intent is not None and intent.name == "repeat":
+                self.queue(self.last_said)
+                continue
+            self.queue(self.lines("confirm_options"))
+
+    # -- what can be said at any time -------------------------------------------------------
+
+    def command(self, name: str, decision: Decision) -> bool | None:
+        """Handle an always-available command; True/False ends the decision, None goes on."""
+        if name == "repeat":
+            self.queue(self.last_said)
+        elif name == "help":
+            self.queue(self.table.help(), self.lines("commands_hint"),
+                       self.table.prompt(decision))
+        elif name == "scores":
+            self.queue(self.table.standings(), self.table.prompt(decision))
+        elif name == "tally":
+            self.queue(self.table.tally(), self.table.prompt(decision))
+        elif name == "pause":
+            return self.pause(decision)
+        elif name == "resume":
+            self.queue(self.table.prompt(decision))
+        elif name == "undo":
+            return self.undo(decision)
+        elif name == "skip":
+            return self.skip(decision)
+        elif name == "quit":
+            return self.quit(decision)
+        return None
+
+    def pause(self, decision: Decision) -> bool | None:
+        grammar = Grammar.build(command_groups(("resume", "quit")))
+        self.queue(self.lines("paused"))
+        while True:
+            intent, _ = self.hear(grammar, None)
+            if intent is None:
+                continue  # table chatter while paused is nobody's business
+            if intent.name == "quit":
+                return self.quit(decision)
+            self.queue(self.lines("resumed"), self.table.prompt(decision))
+            return None
+
+    def undo(self, decision: Decision) -> bool | None:
+        if not self.actions:
+            self.queue(self.lines("nothing_to_undo"), self.table.prompt(decision))
+            return None
+        undone = self.actions.pop()
+        self.journal.append({"type": "undo"})
+        self.table.replay(self.actions)
+        self.queue(self.lines("undone", what=self.describe_action(undone)))
+        return True  # the loop asks the game again: the undone decision is pending once more
+
+    def describe_action(self, action: Action) -> str:
+        if action.player is None:
+            return action.kind.replace("_", " ")
+        return f"{self.table.seats.names[action.player]}, {action.kind} {self._spoken(action)}"
+
+    def _spoken(self, action: Action) -> str:
+        if action.kind == "point":
+            return self.table.seats.names[int(action.choice)]
+        return action.choice
+
+    def skip(self, decision: Decision) -> bool | None:
+        action = self.table.skip_action(decision)
+        if action is None:
+            self.queue(self.lines("nothing_to_skip"), self.table.prompt(decision))
+            return None
+        return True if self.act(action, decision) else None
+
+    def quit(self, decision: Decision) -> bool | None:
+        if self.confirm(self.lines("quit_confirm")):
+            self.queue(self.lines("quitting"))
+            self.flush()
+            self.events.emit("quit")
+            return False
+        self.queue(self.table.prompt(decision))
+        return None

@@ -1,0 +1,32 @@
+"""Everything the host says comes from prompts/: a key, several phrasings, facts to fill in."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from voicehost.prompts_dir import load_yaml
+
+
+class Lines:
+    def __init__(self, *files: str, seed: int = 0) -> None:
+        self.table: dict[str, list[str]] = {}
+        for relative in files:
+            for key, phrasings in load_yaml(relative).items():
+                self.table[key] = [phrasings] if isinstance(phrasings, str) else list(phrasings)
+        self.rng = random.Random(seed)
+
+    def __call__(self, key: str, **facts: Any) -> str:
+        return self.rng.choice(self.table[key]).format(**facts)
+
+    def all(self, key: str) -> list[str]:
+        return self.table[key]
+
+
+def spoken_list(items: list[str]) -> str:
+    """"fox", "fox and owl", "fox, owl and bear"."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,71 @@
+"""What the host needs from each game besides its rules: words for its decisions and events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
+from voicehost.host.lines import Lines
+from voicehost.intents.grammar import Intent
+from voicehost.prompts_dir import load_yaml
+
+
+@dataclass(frozen=True)
+class Seats:
+    """How the table names its players: seat names (token icons or given names)."""
+
+    names: tuple[str, ...]
+
+    @classmethod
+    def default(cls, players: int) -> Seats:
+        return cls(tuple(load_yaml("common/tokens.yaml")["tokens"][:players]))
+
+    def templates(self, seat: int) -> list[str]:
+        """Every way to name a seat: its name, or "player <number>"."""
+        number = load_yaml("common/tokens.yaml")["numbers"][seat]
+        patterns = load_yaml("common/intents.yaml")["seat"]
+        return [p.format(name=self.names[seat], number=number) for p in patterns]
+
+
+class Table(Protocol):
+    """One game as the host sees it. `game` is the pure rules engine, rebuilt by `replay`."""
+
+    name: str
+    title: str
+    game: Game
+    seats: Seats
+    lines: Lines
+
+    def setup_record(self) -> dict[str, Any]: ...
+
+    def replay(self, actions: Sequence[Action]) -> None: ...
+
+    def opening(self) -> list[str]: ...
+
+    def prompt(self, decision: Decision) -> str: ...
+
+    def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]: ...
+
+    def options_spoken(self, decision: Decision) -> str: ...
+
+    def action_for(self, decision: Decision, value: str) -> Action: ...
+
+    def describe_choice(self, decision: Decision, value: str) -> str: ...
+
+    def skip_action(self, decision: Decision) -> Action | None: ...
+
+    def narrate(self, events: Sequence[Event]) -> list[str]: ...
+
+    def refusal(self, illegal: IllegalAction, decision: Decision) -> str: ...
+
+    def context(self, decision: Decision) -> dict[str, Any]: ...
+
+    def recap(self, decision: Decision) -> list[str]: ...
+
+    def help(self) -> str: ...
+
+    def standings(self) -> str: ...
+
+    def tally(self) -> str: ...

@@ -1,0 +1,72 @@
+"""Sentence templates → the exact phrases a recognizer may return → intents with a value.
+
+Templates use hassil's syntax: `(a|b)` picks one, `[a]` is optional. One template list gives
+both the recognizer's grammar (limited mode) and the matcher for what comes back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from hassil.parse_expression import parse_sentence
+from hassil.sample import sample_expression
+from rapidfuzz import fuzz, process
+
+SNAP_THRESHOLD = 85.0  # rapidfuzz ratio a near miss needs to count as a phrase
+
+
+@dataclass(frozen=True)
+class Intent:
+    """`name` is "choose" for one of the decision's options, else a command ("repeat", …)."""
+
+    name: str
+    value: str = ""
+
+
+def normalize(text: str) -> str:
+    words = re.sub(r"[^a-z0-9' ]+", " ", text.lower()).split()
+    return " ".join(words)
+
+
+@cache
+def expand(template: str) -> tuple[str, ...]:
+    """Every phrase a template allows, normalized, in a stable order."""
+    phrases = sample_expression(parse_sentence(template).expression)
+    return tuple(dict.fromkeys(normalize(p) for p in phrases if normalize(p)))
+
+
+class Grammar:
+    """What the host accepts at one moment: phrase → intent."""
+
+    def __init__(self, phrases: Mapping[str, Intent]) -> None:
+        self.intents = dict(phrases)
+
+    @classmethod
+    def build(cls, groups: Iterable[tuple[Intent, Sequence[str]]]) -> Grammar:
+        """`groups`: (intent, templates) pairs. A phrase claimed twice keeps its first intent."""
+        phrases: dict[str, Intent] = {}
+        for intent, templates in groups:
+            for template in templates:
+                for phrase in expand(template):
+                    phrases.setdefault(phrase, intent)
+        return cls(phrases)
+
+    @property
+    def phrases(self) -> list[str]:
+        return list(self.intents)
+
+    def match(self, text: str) -> tuple[Intent | None, float]:
+        """The intent for `text` and how sure the match is (1.0 exact); None below the snap."""
+        said = normalize(text)
+        if not said:
+            return None, 0.0
+        if said in self.intents:
+            return self.intents[said], 1.0
+        best = process.extractOne(said, self.phrases, scorer=fuzz.ratio,
+                                  score_cutoff=SNAP_THRESHOLD)
+        if best is None:
+            return None, 0.0
+        return self.intents[best[0]], best[1] / 100.0

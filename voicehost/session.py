@@ -1,0 +1,57 @@
+"""Starting and resuming a game: a table, its journal, and the host that runs it."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from voicehost.games.secret_squad import Settings
+from voicehost.host.events import EventStream
+from voicehost.host.host import Host, Outcome
+from voicehost.host.secret_squad import SecretSquadTable
+from voicehost.host.table import Seats, Table
+from voicehost.speech.base import Voice
+from voicehost.store.journal import Journal, actions_of, read_records, truncate_partial_line
+
+GAMES = {"secret-squad": SecretSquadTable}
+
+
+def default_journal() -> Path:
+    data = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return data / "voicehost" / "current-game.jsonl"
+
+
+def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any]) -> Table:
+    if game != "secret-squad":
+        raise ValueError(f"unknown game {game!r}; voicehost hosts: {', '.join(GAMES)}")
+    return SecretSquadTable(seats, seed, Settings(**settings))
+
+
+def table_from_setup(record: dict[str, Any]) -> Table:
+    return SecretSquadTable.from_setup(record)
+
+
+def start(table: Table, voice: Voice, journal_path: Path, events: EventStream) -> Outcome:
+    if journal_path.exists():
+        journal_path.rename(journal_path.with_name(f"game-{int(time.time())}.jsonl"))
+    journal = Journal(journal_path)
+    journal.append(table.setup_record())
+    try:
+        return Host(table, voice, journal, events).run()
+    finally:
+        journal.close()
+
+
+def resume(journal_path: Path, voice: Voice, events: EventStream) -> Outcome:
+    truncate_partial_line(journal_path)
+    records = read_records(journal_path)
+    table = table_from_setup(records[0])
+    actions = actions_of(records)
+    table.replay(actions)
+    journal = Journal(journal_path)
+    try:
+        return Host(table, voice, journal, events, actions).run(resumed=True)
+    finally:
+        journal.close()
