@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets up everything the tests need, then runs the linter and the whole suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/ruff check voicehost tests scripts
+.venv/bin/python -m pytest -q "$@"
