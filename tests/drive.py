@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 Reply = Callable[[dict[str, Any]], str]
+Respond = Callable[[dict[str, Any], subprocess.Popen], None]
 
 
 class EventTail:
@@ -47,13 +48,27 @@ def voicehost(*args: str) -> list[str]:
     return [sys.executable, "-m", "voicehost.cli", *args]
 
 
-def drive(command: list[str], events: Path, reply: Reply, kill_after: int | None = None,
-          timeout: float = 30.0, env: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def typed(reply: Reply) -> Respond:
+    """Answer by typing a line on the host's stdin (text mode)."""
+
+    def respond(listen: dict[str, Any], proc: subprocess.Popen) -> None:
+        proc.stdin.write(reply(listen) + "\n")
+        proc.stdin.flush()
+
+    return respond
+
+
+def drive(command: list[str], events: Path, reply: Reply | None = None,
+          kill_after: int | None = None, timeout: float = 30.0,
+          env: dict[str, str] | None = None,
+          respond: Respond | None = None,
+          on_event: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Run one voicehost process to its end (or SIGKILL it after `kill_after` replies).
 
-    Returns every event it emitted. Replies are written without waiting for the host to
-    take them, so a kill can land while an answer is in flight.
+    Returns every event it emitted. Typed replies are written without waiting for the host
+    to take them, so a kill can land while an answer is in flight.
     """
+    respond = respond or typed(reply)
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})})
@@ -64,14 +79,15 @@ def drive(command: list[str], events: Path, reply: Reply, kill_after: int | None
     try:
         while (event := tail.next(proc, timeout)) is not None:
             seen.append(event)
+            if on_event is not None:
+                on_event(event)
             if event["event"] != "listen":
                 continue
             if kill_after is not None and replies >= kill_after:
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
                 return seen
-            proc.stdin.write(reply(event) + "\n")
-            proc.stdin.flush()
+            respond(event, proc)
             replies += 1
         proc.stdin.close()
         proc.wait(timeout=timeout)

@@ -12,6 +12,7 @@ from voicehost.host.events import EventStream
 from voicehost.host.table import Seats
 from voicehost.session import GAMES, default_journal, new_table, resume, start
 from voicehost.speech.base import Voice
+from voicehost.speech.factory import MODELS_DIR
 from voicehost.speech.text_voice import TextVoice
 
 
@@ -52,7 +53,7 @@ def parser() -> argparse.ArgumentParser:
     models_commands = models.add_subparsers(dest="models_command", required=True)
     download = models_commands.add_parser("download", help="fetch a vosk model")
     download.add_argument("name", nargs="?", default="vosk-model-small-en-us-0.15")
-    download.add_argument("--dir", type=Path, default=Path("models"))
+    download.add_argument("--dir", type=Path, default=MODELS_DIR)
 
     commands.add_parser("devices", help="list microphones and speakers")
     doctor = commands.add_parser("doctor", help="check microphone, speaker, engines, models")
@@ -70,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
     hear.add_argument("--phrases", default=None, help='e.g. "yup|nope|repeat"')
     hear.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto")
     hear.add_argument("--model", type=Path)
+    hear.add_argument("--decision", default="answer",
+                      help="listen as the host does for: answer, point, squad, ready, confirm")
+    hear.add_argument("--players", type=int, default=10)
     return top
 
 

@@ -33,6 +33,11 @@ def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, l
             if names is None or name in names]
 
 
+def decision_grammar(table: Table, decision: Decision) -> Grammar:
+    """What the host accepts while `decision` is pending: its options and every command."""
+    return Grammar.build(table.choices(decision) + command_groups())
+
+
 def confirm_grammar() -> Grammar:
     confirm = load_yaml("common/intents.yaml")["confirm"]
     return Grammar.build([(Intent("choose", answer), templates)
@@ -82,7 +87,8 @@ class Host:
         self.events.emit("heard", text=hearing.text,
                          intent=None if intent is None else [intent.name, intent.value],
                          confidence=round(hearing.confidence * snap, 3),
-                         decode_seconds=round(hearing.decode_seconds, 4))
+                         decode_seconds=round(hearing.decode_seconds, 4),
+                         response_seconds=round(hearing.response_seconds, 4))
         return intent, "" if intent else "not_understood"
 
     # -- the game loop ----------------------------------------------------------------------
@@ -113,7 +119,7 @@ class Host:
 
     def take(self, decision: Decision) -> bool:
         """Settle one decision. False when the table quit."""
-        grammar = Grammar.build(self.table.choices(decision) + command_groups())
+        grammar = decision_grammar(self.table, decision)
         self.queue(self.table.prompt(decision))
         misses = 0
         while True:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from voicehost.games.base import Action, Decision, Event, IllegalAction
-from voicehost.games.secret_squad import SecretSquad, Settings, squad_cards
+from voicehost.games.secret_squad import ANSWERS, SQUADS, SecretSquad, Settings, squad_cards
 from voicehost.host.lines import Lines, spoken_list
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Intent
@@ -40,6 +40,14 @@ class SecretSquadTable:
 
     def _new_game(self) -> SecretSquad:
         return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
+
+    def example_decision(self, kind: str, seat: int = 0) -> Decision:
+        """The decision of `kind` as the host would ask it of `seat` (for `voicehost hear`)."""
+        options = {"deal": ("ready",), "ready": ("ready",), "answer": ANSWERS,
+                   "point": self.game.point_options(seat), "squad": SQUADS}
+        if kind not in options:
+            raise ValueError(f"Secret Squad has no decision {kind!r}; try: {', '.join(options)}")
+        return Decision(kind, None if kind in ("deal", "ready") else seat, options[kind])
 
     def replay(self, actions: Sequence[Action]) -> None:
         self.game = self._new_game()

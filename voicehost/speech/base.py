@@ -22,6 +22,7 @@ class Hearing:
     audio_seconds: float
     decode_seconds: float  # time spent after the last frame arrived (end-of-speech → text)
     raw_text: str = ""  # what the engine said before rejection, for diagnostics only
+    response_seconds: float = 0.0  # player stopped speaking → text ready (audio mode)
 
 
 class Recognizer(Protocol):

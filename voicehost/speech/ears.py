@@ -1,0 +1,144 @@
+"""The ears: microphone frames → endpointer → recognizer, deaf while the host speaks."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, Recognizer
+from voicehost.speech.endpoint import Endpointer
+from voicehost.speech.microphone import Frame, Microphone
+
+
+class Gate:
+    """Shared between mouth and ears: audio captured while it is closed is never heard.
+
+    The mouth closes it while speaking and reopens it a little after playback (the tail),
+    so room echo and audio still buffered in the microphone are dropped too.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._closed = 0
+        self._open_from = 0.0  # monotonic time from which captured audio counts again
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed += 1
+
+    def open(self, after_s: float = 0.0) -> None:
+        with self._lock:
+            self._closed = max(0, self._closed - 1)
+            self._open_from = max(self._open_from, time.monotonic() + after_s)
+
+    @contextmanager
+    def closed(self, tail_s: float = 0.0) -> Iterator[None]:
+        self.close()
+        try:
+            yield
+        finally:
+            self.open(tail_s)
+
+    def admits(self, captured_at: float) -> bool:
+        """Whether audio captured at this monotonic time may be listened to."""
+        with self._lock:
+            return self._closed == 0 and captured_at >= self._open_from
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One utterance heard, with monotonic timestamps for latency measurements."""
+
+    hearing: Hearing
+    speech_started_at: float  # first speech sample was captured (estimated)
+    speech_ended_at: float  # last speech sample was captured (estimated)
+    endpoint_at: float  # the endpointer decided the utterance was over
+    result_at: float  # the recognizer's answer was ready
+    end_reason: str  # "silence" or "max_length"
+
+    @property
+    def text(self) -> str:
+        return self.hearing.text
+
+    @property
+    def latency_s(self) -> float:
+        """End-of-speech detected → result."""
+        return self.result_at - self.endpoint_at
+
+    @property
+    def response_s(self) -> float:
+        """Player stopped talking → result (includes the endpointer's trailing silence)."""
+        return self.result_at - self.speech_ended_at
+
+
+class Ears:
+    """Listens for one utterance at a time; the microphone keeps running between calls."""
+
+    def __init__(self, microphone: Microphone, endpointer: Endpointer, recognizer: Recognizer,
+                 gate: Gate | None = None) -> None:
+        self.microphone = microphone
+        self.endpointer = endpointer
+        self.recognizer = recognizer
+        self.gate = gate or Gate()
+        self.gated_frames = 0  # frames dropped because the gate was closed
+
+    def close(self) -> None:
+        self.microphone.stop()
+
+    def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
+        """Wait for someone to speak; None if nobody started speaking within `timeout_s`.
+
+        Once speech has started, the utterance is always heard to its end.
+        """
+        self.microphone.start()
+        began = time.monotonic()
+        deadline = began + timeout_s
+        self.recognizer.set_phrases(phrases)
+        self.endpointer.reset()
+        started_at: float | None = None
+        while True:
+            now = time.monotonic()
+            if started_at is None and now >= deadline:
+                return None
+            frame = self.microphone.read(timeout=min(0.1, max(0.01, deadline - now)))
+            if frame is None:
+                continue
+            frame_s = len(frame.pcm) / SAMPLE_WIDTH / SAMPLE_RATE
+            if frame.captured_at + frame_s < began:
+                continue  # recorded before we were asked to listen
+            if not self.gate.admits(frame.captured_at):
+                self.gated_frames += 1
+                if started_at is not None or self.endpointer.position_s:
+                    self.endpointer.reset()
+                    started_at = None
+                continue
+            if started_at is None and frame.captured_at >= deadline:
+                return None
+            heard, started_at = self._hear(frame, frame_s, started_at)
+            if heard is not None:
+                return heard
+
+    def _hear(self, frame: Frame, frame_s: float,
+              started_at: float | None) -> tuple[Heard | None, float | None]:
+        events = self.endpointer.feed(frame.pcm)
+        # Stream positions → monotonic capture times, anchored at the end of this frame.
+        frame_end = frame.captured_at + frame_s
+        position = self.endpointer.position_s
+        for event in events:
+            if event.kind == "start":
+                self.recognizer.start()
+                self.recognizer.feed(event.pcm)
+                started_at = frame_end - (position - event.at_s)
+            elif event.kind == "speech" and started_at is not None:
+                self.recognizer.feed(event.pcm)
+            elif event.kind == "end" and started_at is not None:
+                endpoint_at = time.monotonic()
+                hearing = self.recognizer.finish()
+                result_at = time.monotonic()
+                ended_at = frame_end - (position - event.at_s)
+                return Heard(hearing, started_at, ended_at, endpoint_at, result_at,
+                             event.reason), None
+        return None, started_at

@@ -1,0 +1,201 @@
+"""Endpointing: where an utterance starts and ends in a stream of 16 kHz int16 PCM.
+
+Pure signal processing, no devices. Feed audio of any length; the endpointer cuts it into
+10 ms hops, compares each hop's energy with an adaptive noise floor and reports events:
+"start" (with pre-roll), "speech" (more of the utterance) and "end".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH
+
+HOP_SAMPLES = SAMPLE_RATE // 100  # 10 ms
+HOP_S = HOP_SAMPLES / SAMPLE_RATE
+_HOP_BYTES = HOP_SAMPLES * SAMPLE_WIDTH
+
+EventKind = Literal["start", "speech", "end"]
+
+
+@dataclass(frozen=True)
+class EndpointSettings:
+    """Tuning of the endpointer; times in seconds, levels in dB."""
+
+    trailing_silence_s: float = 0.5  # quiet after speech that ends the utterance
+    pre_roll_s: float = 0.3  # audio kept before the detected start
+    min_speech_s: float = 0.1  # shorter bursts (clicks, knocks) are ignored
+    max_utterance_s: float = 10.0  # an utterance is cut off after this long
+    start_margin_db: float = 10.0  # a hop this far above the noise floor may start speech
+    keep_margin_db: float = 6.0  # a hop this far above the floor counts as still speaking
+    start_gap_s: float = 0.05  # silence that cancels a start not yet confirmed
+    quietest_floor_dbfs: float = -60.0  # the floor never goes below this (digital silence)
+    floor_rise_s: float = 1.5  # time constant for the floor following louder steady noise
+    floor_fall_s: float = 0.1  # time constant for the floor following a quieter room
+
+    def __post_init__(self) -> None:
+        if self.trailing_silence_s <= 0 or self.min_speech_s < 0 or self.pre_roll_s < 0:
+            raise ValueError("endpoint times must be positive")
+        if self.max_utterance_s <= self.min_speech_s:
+            raise ValueError("max_utterance_s must be longer than min_speech_s")
+        if self.keep_margin_db > self.start_margin_db:
+            raise ValueError("keep_margin_db must not exceed start_margin_db")
+
+
+@dataclass(frozen=True)
+class EndpointEvent:
+    """One thing that happened in the stream.
+
+    start:  `pcm` is the pre-roll plus the speech so far; `at_s` is where speech began.
+    speech: `pcm` is more audio of the current utterance (trailing silence included).
+    end:    `at_s` is where speech stopped; `reason` is "silence" or "max_length".
+    """
+
+    kind: EventKind
+    pcm: bytes = b""
+    at_s: float = 0.0
+    reason: str = ""
+
+
+def hop_dbfs(hop: np.ndarray) -> float:
+    """RMS level of int16 samples in dB relative to full scale."""
+    power = float(np.mean(hop.astype(np.float64) ** 2)) / (32768.0**2)
+    return 10.0 * math.log10(power + 1e-12)
+
+
+class Endpointer:
+    """Energy-based speech endpointer with an adaptive noise floor."""
+
+    def __init__(self, settings: EndpointSettings | None = None) -> None:
+        self.settings = settings or EndpointSettings()
+        s = self.settings
+        self._rise = 1.0 - math.exp(-HOP_S / s.floor_rise_s)
+        self._fall = 1.0 - math.exp(-HOP_S / s.floor_fall_s)
+        self._pre_roll_hops = round(s.pre_roll_s / HOP_S)
+        self.floor_dbfs: float | None = None
+        self.reset()
+
+    def reset(self, keep_floor: bool = True) -> None:
+        """Forget any utterance in progress; the noise floor survives unless told otherwise."""
+        self._rest = b""
+        self._hops = 0  # hops processed since reset
+        self._state: Literal["idle", "pending", "speech"] = "idle"
+        self._history: deque[bytes] = deque()  # recent hops, for the pre-roll
+        self._recent_db: deque[float] = deque(maxlen=round(1.0 / HOP_S))
+        self._onset = 0  # hop index where the current (candidate) speech began
+        self._voiced = 0  # voiced hops of a candidate start
+        self._quiet = 0  # consecutive quiet hops
+        self._last_active = 0  # hop index just after the last active hop
+        if not keep_floor:
+            self.floor_dbfs = None
+
+    @property
+    def position_s(self) -> float:
+        """Seconds of audio fed since the last reset (complete hops only)."""
+        return self._hops * HOP_S
+
+    @property
+    def in_speech(self) -> bool:
+        return self._state == "speech"
+
+    def feed(self, pcm: bytes) -> list[EndpointEvent]:
+        """Process more audio; returns what happened in it, in order."""
+        data = self._rest + pcm
+        whole = len(data) - len(data) % _HOP_BYTES
+        self._rest = data[whole:]
+        events: list[EndpointEvent] = []
+        speech = bytearray()
+        for offset in range(0, whole, _HOP_BYTES):
+            hop = data[offset : offset + _HOP_BYTES]
+            event = self._step(hop)
+            if self._state == "speech" and event is None:
+                speech += hop
+            elif event is not None:
+                if speech:
+                    events.append(EndpointEvent("speech", bytes(speech)))
+                    speech = bytearray()
+                events.append(event)
+        if speech:
+            events.append(EndpointEvent("speech", bytes(speech)))
+        return events
+
+    def _step(self, hop: bytes) -> EndpointEvent | None:
+        s = self.settings
+        level = hop_dbfs(np.frombuffer(hop, dtype=np.int16))
+        self._recent_db.append(level)
+        if self.floor_dbfs is None:
+            self.floor_dbfs = max(level, s.quietest_floor_dbfs)
+        index = self._hops
+        self._hops += 1
+        above = level - self.floor_dbfs
+        active = above > s.keep_margin_db
+
+        if self._state == "speech":
+            return self._speech_step(hop, index, active)
+
+        self._history.append(hop)
+        if self._state == "idle":
+            self._adapt_floor(level)
+            if above > s.start_margin_db:
+                self._state, self._onset, self._voiced, self._quiet = "pending", index, 1, 0
+            else:
+                while len(self._history) > self._pre_roll_hops:
+                    self._history.popleft()
+        else:  # pending
+            self._adapt_floor(level)
+            if active:
+                self._voiced += 1
+                self._quiet = 0
+            else:
+                self._quiet += 1
+                if self._quiet * HOP_S > s.start_gap_s:
+                    self._state = "idle"
+                    while len(self._history) > self._pre_roll_hops:
+                        self._history.popleft()
+                    return None
+        if self._state == "pending" and self._voiced * HOP_S >= s.min_speech_s - 1e-9:
+            return self._confirm_start(index)
+        return None
+
+    def _confirm_start(self, index: int) -> EndpointEvent:
+        first = max(0, self._onset - self._pre_roll_hops)
+        kept = index + 1 - first  # hops from the start of the pre-roll up to now
+        audio = b"".join(list(self._history)[-kept:])
+        self._history.clear()
+        self._state = "speech"
+        self._last_active = index + 1 - self._quiet
+        self._quiet = 0
+        return EndpointEvent("start", audio, at_s=self._onset * HOP_S)
+
+    def _speech_step(self, hop: bytes, index: int, active: bool) -> EndpointEvent | None:
+        s = self.settings
+        if active:
+            self._quiet = 0
+            self._last_active = index + 1
+        else:
+            self._quiet += 1
+        if self._quiet * HOP_S >= s.trailing_silence_s - 1e-9:
+            return self._end(self._last_active * HOP_S, "silence")
+        if (index + 1 - self._onset) * HOP_S >= s.max_utterance_s - 1e-9:
+            # Whatever kept going this long is the new background: re-learn the floor from it.
+            self.floor_dbfs = max(float(np.percentile(self._recent_db, 10)),
+                                  s.quietest_floor_dbfs)
+            return self._end((index + 1) * HOP_S, "max_length")
+        return None
+
+    def _end(self, at_s: float, reason: str) -> EndpointEvent:
+        self._state = "idle"
+        self._quiet = 0
+        self._history.clear()
+        return EndpointEvent("end", at_s=at_s, reason=reason)
+
+    def _adapt_floor(self, level: float) -> None:
+        assert self.floor_dbfs is not None
+        rate = self._fall if level < self.floor_dbfs else self._rise
+        self.floor_dbfs = max(self.floor_dbfs + (level - self.floor_dbfs) * rate,
+                              self.settings.quietest_floor_dbfs)

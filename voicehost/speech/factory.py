@@ -1,0 +1,56 @@
+"""Choosing the engine and putting the ears and the mouth together for audio mode."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from voicehost.speech.base import Recognizer, Voice
+
+MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
+
+
+def make_recognizer(engine: str, model: Path | None = None,
+                    models_dir: Path = MODELS_DIR) -> tuple[Recognizer, str]:
+    """The recognizer `engine` names ("auto": vosk when a model is present), and a notice."""
+    from voicehost.speech.models import NO_MODEL_MESSAGE
+    from voicehost.speech.vosk_engine import find_model
+
+    model_dir = model if model is not None else find_model(models_dir)
+    if engine == "vosk" and model_dir is None:
+        raise SystemExit(NO_MODEL_MESSAGE)
+    if engine in ("vosk", "auto") and model_dir is not None:
+        from voicehost.speech.vosk_engine import VoskRecognizer
+
+        return VoskRecognizer(model_dir), f"Listening with vosk ({model_dir.name})."
+    from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+
+    notice = "" if engine == "pocketsphinx" else (
+        "Listening with pocketsphinx: no vosk model in models/ "
+        "(voicehost models download fetches one).")
+    return PocketsphinxRecognizer(), notice
+
+
+def audio_voice_or_notice(args: argparse.Namespace) -> tuple[Voice | None, str]:
+    """The audio Voice, or None with one sentence saying why text mode it is."""
+    from voicehost.speech.audio_voice import AudioVoice
+    from voicehost.speech.devices import AudioDeviceError, find_device
+    from voicehost.speech.ears import Ears, Gate
+    from voicehost.speech.endpoint import Endpointer, EndpointSettings
+    from voicehost.speech.microphone import Microphone
+    from voicehost.speech.mouth import Mouth
+
+    recognizer, notice = make_recognizer(args.engine, args.model)
+    gate = Gate()
+    microphone = Microphone(args.input_device)
+    try:
+        microphone.start()
+        find_device(args.output_device, "output")
+    except AudioDeviceError as problem:
+        return None, f"{problem} Playing in text mode: type what the players say."
+    mouth = Mouth(args.rate, args.volume, args.voice, args.output_device, gate)
+    mouth.warm_up()
+    endpointer = Endpointer(EndpointSettings(trailing_silence_s=args.silence))
+    ears = Ears(microphone, endpointer, recognizer, gate)
+    return AudioVoice(mouth, ears), notice

@@ -1,0 +1,147 @@
+"""The microphone: a PortAudio input stream cut into 16 kHz mono int16 frames on a queue."""
+
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from voicehost.speech.base import SAMPLE_RATE
+from voicehost.speech.devices import (
+    AudioDeviceError,
+    DeviceInfo,
+    DeviceSpec,
+    NoInputDeviceError,
+    Resampler,
+    find_device,
+    sounddevice,
+    supports,
+)
+
+
+class Frame(NamedTuple):
+    pcm: bytes  # 16 kHz mono int16
+    captured_at: float  # monotonic time of the frame's first sample (estimated)
+
+
+class Microphone:
+    """Records from an input device; `frames` fills with Frame(pcm, captured_at).
+
+    Opens the device at 16 kHz when it can, otherwise at its own rate (or `device_rate`)
+    and resamples. Raises NoInputDeviceError when there is no microphone to open.
+    """
+
+    def __init__(self, device: DeviceSpec = None, frame_ms: int = 20,
+                 device_rate: int | None = None, latency_s: float = 0.05,
+                 max_queued_s: float = 30.0) -> None:
+        self.device = device
+        self.frame_samples = SAMPLE_RATE * frame_ms // 1000
+        self.device_rate = device_rate
+        self.latency_s = latency_s
+        self.frames: queue.Queue[Frame] = queue.Queue(
+            maxsize=max(1, round(max_queued_s * 1000 / frame_ms)))
+        self.overflows = 0  # times the device or the queue lost audio
+        self.info: DeviceInfo | None = None
+        self._stream: Any = None
+        self._rate = SAMPLE_RATE
+        self._channels = 1
+        self._resampler: Resampler | None = None
+        self._pending = np.zeros(0, dtype=np.int16)
+
+    @property
+    def active(self) -> bool:
+        return self._stream is not None and bool(self._stream.active)
+
+    def start(self) -> None:
+        if self._stream is not None:
+            return
+        sd = sounddevice()
+        info = find_device(self.device, "input")
+        channels = 1 if supports(info, "input", info.default_rate) else min(2, info.inputs)
+        rate = self.device_rate or (
+            SAMPLE_RATE if supports(info, "input", SAMPLE_RATE, channels) else info.default_rate)
+        self._resampler = Resampler(rate, SAMPLE_RATE) if rate != SAMPLE_RATE else None
+        self._pending = np.zeros(0, dtype=np.int16)
+        self.info, self._rate, self._channels = info, rate, channels
+        try:
+            stream = sd.RawInputStream(
+                samplerate=rate, channels=channels, dtype="int16", device=info.index,
+                blocksize=rate * self.frame_samples // SAMPLE_RATE, latency=self.latency_s,
+                callback=self._callback,
+            )
+            stream.start()
+        except sd.PortAudioError as exc:
+            raise NoInputDeviceError(
+                f"Could not open the microphone {info.name!r} at {rate} Hz ({exc}).",
+                "Check that it is connected and free, or pick another in `voicehost devices`.",
+            ) from exc
+        self._stream = stream
+
+    def stop(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.stop()
+            stream.close()
+
+    def __enter__(self) -> Microphone:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+    def read(self, timeout: float) -> Frame | None:
+        """The next frame, or None if none arrives within `timeout` seconds."""
+        try:
+            return self.frames.get(timeout=timeout)
+        except queue.Empty:
+            if self._stream is not None and not self._stream.active:
+                raise AudioDeviceError(
+                    "The microphone stopped delivering audio.",
+                    "Check that it is still connected, then restart listening.",
+                ) from None
+            return None
+
+    def drain(self) -> int:
+        """Drop every queued frame; returns how many were dropped."""
+        dropped = 0
+        while True:
+            try:
+                self.frames.get_nowait()
+            except queue.Empty:
+                return dropped
+            dropped += 1
+
+    def _callback(self, indata: Any, frames: int, ti: Any, status: Any) -> None:
+        now = time.monotonic()
+        if status.input_overflow:
+            self.overflows += 1
+        samples = np.frombuffer(indata, dtype=np.int16)
+        if self._channels > 1:
+            samples = samples.reshape(-1, self._channels).mean(axis=1).astype(np.int16)
+        # Capture time of this block's first sample, from PortAudio's clock when it has one.
+        adc = ti.inputBufferAdcTime
+        age = ti.currentTime - adc if adc > 0 else frames / self._rate
+        block_at = now - max(0.0, age)
+        if self._resampler is not None:
+            samples = self._resampler(samples)
+        start = block_at - len(self._pending) / SAMPLE_RATE
+        pending = np.concatenate([self._pending, samples])
+        n = self.frame_samples
+        whole = len(pending) - len(pending) % n
+        for offset in range(0, whole, n):
+            self._put(Frame(pending[offset : offset + n].tobytes(), start + offset / SAMPLE_RATE))
+        self._pending = pending[whole:]
+
+    def _put(self, frame: Frame) -> None:
+        try:
+            self.frames.put_nowait(frame)
+        except queue.Full:  # nobody is listening: keep the newest audio
+            self.overflows += 1
+            try:
+                self.frames.get_nowait()
+            except queue.Empty:
+                pass
+            self.frames.put_nowait(frame)

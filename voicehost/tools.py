@@ -1,0 +1,171 @@
+"""The diagnostic commands: models, devices, doctor, say, hear."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import wave
+from pathlib import Path
+
+import numpy as np
+
+from voicehost.host.host import confirm_grammar, decision_grammar
+from voicehost.host.secret_squad import SecretSquadTable
+from voicehost.host.table import Seats
+from voicehost.intents.grammar import Grammar, Intent
+from voicehost.speech.base import SAMPLE_RATE, recognize
+
+
+def read_wav(path: Path) -> bytes:
+    """Any PCM WAV → 16 kHz mono int16 bytes."""
+    from voicehost.speech.devices import resample
+
+    with wave.open(str(path), "rb") as wav:
+        if wav.getsampwidth() != 2:
+            raise SystemExit(f"{path}: only 16-bit PCM WAV files are supported.")
+        rate, channels = wav.getframerate(), wav.getnchannels()
+        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16)
+    if channels > 1:
+        samples = samples.reshape(-1, channels).mean(axis=1).astype(np.int16)
+    if rate != SAMPLE_RATE:
+        samples = resample(samples, rate, SAMPLE_RATE)
+    return samples.astype(np.int16).tobytes()
+
+
+def hear_grammar(phrases: str | None, decision: str, players: int) -> Grammar:
+    """`--phrases "a|b"`: each phrase its own intent; else what Secret Squad accepts at
+    `decision`, with every command, exactly as the host would listen."""
+    if phrases:
+        return Grammar.build([(Intent("choose", p.strip()), [p.strip()])
+                              for p in phrases.split("|") if p.strip()])
+    if decision == "confirm":
+        return confirm_grammar()
+    table = SecretSquadTable(Seats.default(players), seed=0)
+    return decision_grammar(table, table.example_decision(decision))
+
+
+def run_hear(args: argparse.Namespace) -> int:
+    from voicehost.speech.factory import make_recognizer
+
+    started = time.perf_counter()
+    recognizer, _ = make_recognizer(args.engine, args.model)
+    loaded = time.perf_counter()
+    grammar = hear_grammar(args.phrases, args.decision, args.players)
+    recognizer.set_phrases(grammar.phrases)
+    hearing = recognize(recognizer, read_wav(args.wav))
+    intent, snap = grammar.match(hearing.text)
+    print(json.dumps({
+        "text": hearing.text,
+        "intent": None if intent is None else intent.name,
+        "value": None if intent is None else intent.value,
+        "confidence": round(hearing.confidence * snap, 3),
+        "engine": recognizer.name,
+        "raw_text": hearing.raw_text,
+        "timings": {"load_seconds": round(loaded - started, 3),
+                    "audio_seconds": round(hearing.audio_seconds, 3),
+                    "decode_seconds": round(hearing.decode_seconds, 4),
+                    "total_seconds": round(time.perf_counter() - started, 3)},
+    }))
+    return 0
+
+
+def run_models(args: argparse.Namespace) -> int:
+    from voicehost.speech.models import ModelDownloadError, download
+
+    try:
+        path = download(args.name, args.dir)
+    except ModelDownloadError as problem:
+        print(problem, file=sys.stderr)
+        return 1
+    print(f"Installed {path}")
+    return 0
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    from voicehost.speech.devices import AudioDeviceError, list_devices
+
+    try:
+        devices = list_devices()
+    except AudioDeviceError as problem:
+        print(problem, file=sys.stderr)
+        return 1
+    if not devices:
+        print("No sound devices found.")
+    for device in devices:
+        marks = [m for m, on in (("default input", device.default_input),
+                                 ("default output", device.default_output)) if on]
+        print(f"{device.index:3d}  {device.name}  ({device.hostapi}; {device.inputs} in, "
+              f"{device.outputs} out, {device.default_rate} Hz)"
+              + (f"  [{', '.join(marks)}]" if marks else ""))
+    return 0
+
+
+def doctor_checks(args: argparse.Namespace) -> list[tuple[str, bool, str]]:
+    """(what, fine, what to do) for the microphone, the speaker, the engines and models."""
+    from voicehost.speech import devices
+    from voicehost.speech.factory import MODELS_DIR
+    from voicehost.speech.models import NO_MODEL_MESSAGE
+    from voicehost.speech.vosk_engine import find_model
+
+    checks: list[tuple[str, bool, str]] = []
+    try:
+        level = devices.measure_input_level(1.0)
+        problem = devices.input_level_problem(level)
+        checks.append((f"microphone level {level:.0f} dBFS", problem is None,
+                       "" if problem is None else f"{problem.what} {problem.what_to_do}"))
+    except devices.AudioDeviceError as problem:
+        checks.append(("microphone", False, str(problem)))
+    speaker = devices.check_speaker()
+    checks.append((f"speaker {speaker.device}", speaker.ok,
+                   "" if speaker.problem is None
+                   else f"{speaker.problem.what} {speaker.problem.what_to_do}"))
+    try:
+        from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+
+        PocketsphinxRecognizer()
+        checks.append(("pocketsphinx with its US-English model", True, ""))
+    except Exception as problem:  # noqa: BLE001 - the doctor reports, it does not crash
+        checks.append(("pocketsphinx", False, f"{problem}. Reinstall: pip install pocketsphinx"))
+    model = args.model or find_model(MODELS_DIR)
+    checks.append((f"vosk model {model}" if model else "vosk model", model is not None,
+                   "" if model else NO_MODEL_MESSAGE))
+    try:
+        from voicehost.speech.mouth import Mouth
+
+        Mouth().render("ready")
+        checks.append(("text to speech (pyttsx3)", True, ""))
+    except Exception as problem:  # noqa: BLE001
+        checks.append(("text to speech (pyttsx3)", False,
+                       f"{problem}. On Debian/Ubuntu: apt-get install espeak-ng"))
+    return checks
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    checks = doctor_checks(args)
+    for what, fine, what_to_do in checks:
+        print(f"{'ok ' if fine else 'NO '} {what}" + (f": {what_to_do}" if what_to_do else ""))
+    return 0 if all(fine for _, fine, _ in checks) else 1
+
+
+def run_say(args: argparse.Namespace) -> int:
+    from voicehost.speech.devices import AudioDeviceError
+    from voicehost.speech.mouth import Mouth
+
+    mouth = Mouth(args.rate, args.volume, args.voice)
+    if args.out:
+        mouth.save(args.text, args.out)
+        return 0
+    try:
+        mouth.say(args.text)
+    except AudioDeviceError as problem:
+        print(problem, file=sys.stderr)
+        return 1
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    handlers = {"hear": run_hear, "models": run_models, "devices": run_devices,
+                "doctor": run_doctor, "say": run_say}
+    return handlers[args.command](args)
