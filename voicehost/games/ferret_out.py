@@ -1,0 +1,407 @@
+"""Ferret Out, the rules alone (../shared/rules/ferret-out.txt).
+
+Theory of operation. Every player holds a Secrecy Sleeve that shows six words; a number picks
+the secret word. All cards but one come from one pouch (the Ferrets), one card from the paired
+pouch (the Weasel), so everyone shares the secret word except the Weasel. A round is seven
+steps, and `pending()` names the decision the step waits for:
+
+    number       the CFO names the secret number or asks   → Decision("number", cfo, "1".."6"
+                 for a roll of the die                         and "roll")
+    clue         each player says the clue on their easel   → Decision("clue", seat, ())  one word
+    study        the timer runs; the table says ready       → Decision("study", None, ("ready",))
+    accuse       each player says whom they named           → Decision("accuse", seat, every seat)
+    guess        each player who named themself says their  → Decision("guess", seat, the round's
+                 guess of the Ferrets' word                    twelve words and "other")
+    weasel       the reveal: who held the odd card          → Decision("weasel", None, every seat)
+    ferret_word  which of the two words at the number was   → Decision("ferret_word", None,
+                 the Ferrets' (asked only if the Weasel        the two words at the number)
+                 named themself: only then it scores)
+
+Clues, accusations and guesses are said in turn, starting with the CFO and going clockwise.
+The CFO passes clockwise each round: seat (round - 1) % players. Before the number the host
+reads `cfo` and `sleeve` to announce the round; the round_started event comes with the number.
+
+Two rules keep it honest:
+1. A choice outside the pending decision's options raises IllegalAction and changes nothing.
+2. The engine never learns who the Weasel is before the reveal: the cards sit in the sleeves.
+
+Sleeves. A card has four faces (front, front turned around, back, back turned around), each
+showing one row of six words. A pouch pair of the deck (prompts/ferret_out/pouches.yaml) is one
+such row for each of the two pouches, so one pouch set, the cards of four rounds, carries four
+pouch pairs. `SLEEVE_SCHEDULE` says what the CFO does to the cards each round; after four rounds
+come new pouches, and tie-break rounds go on with the same schedule. Which of the two pouches
+gave the Weasel's card is the table's choice, so the engine learns the Ferrets' word at the
+reveal, like everyone else.
+
+Seats are 0-based numbers; a choice naming a seat is its number as a string ("0", "1", ...).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from voicehost.games.base import Action, Decision, Event, IllegalAction
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 7
+WORDS_PER_ROW = 6
+NUMBERS = tuple(str(n) for n in range(1, WORDS_PER_ROW + 1))
+ROLL = "roll"
+OTHER_WORD = "other"  # a guess that is on no card: always wrong, but the host must accept it
+ROUNDS = 8
+ENDINGS: tuple[str | int, ...] = ("rounds", 15, 20)
+
+# What the CFO does to the cards before each round of a pouch set; round k of the set shows face k.
+SLEEVE_SCHEDULE = ("insert", "rotate", "flip", "rotate")
+FACES = len(SLEEVE_SCHEDULE)
+
+POINTS = {
+    # each Ferret
+    "named_the_weasel": 1,
+    "weasel_missed_the_word": 1,
+    "every_ferret_named_the_weasel": 1,
+    # the Weasel
+    "a_ferret_missed": 1,
+    "named_themself": 1,
+    "guessed_the_ferret_word": 2,
+}
+
+
+@dataclass(frozen=True)
+class PouchPair:
+    """One face's words for the two paired pouches: word n of `ferrets` pairs with word n of
+    `weasel`."""
+
+    ferrets: tuple[str, ...]
+    weasel: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Sequence[str]]) -> PouchPair:
+        pair = cls(tuple(data["ferrets"]), tuple(data["weasel"]))
+        words = pair.ferrets + pair.weasel
+        if len(pair.ferrets) != WORDS_PER_ROW or len(pair.weasel) != WORDS_PER_ROW:
+            raise IllegalAction("pouch_pair_shape", words=words)
+        if len(set(words)) != len(words):
+            raise IllegalAction("pouch_pair_repeats_a_word", words=words)
+        return pair
+
+    def words(self) -> tuple[str, ...]:
+        return tuple(sorted(self.ferrets + self.weasel))
+
+    def at(self, number: int) -> tuple[str, str]:
+        """The two secret words a number picks: one is the Ferrets', the other the Weasel's."""
+        return self.ferrets[number - 1], self.weasel[number - 1]
+
+
+@dataclass(frozen=True)
+class Sleeve:
+    """Where a round stands in the sleeve schedule."""
+
+    pouch_set: int  # 0 for rounds 1-4, 1 for rounds 5-8, 2 for the first tie-break rounds ...
+    face: int
+    step: str  # what the CFO does to the cards: insert, rotate or flip
+
+
+def sleeve_for(round_number: int) -> Sleeve:
+    pouch_set, face = divmod(round_number - 1, FACES)
+    return Sleeve(pouch_set, face, SLEEVE_SCHEDULE[face])
+
+
+def cfo_for(round_number: int, players: int) -> int:
+    return (round_number - 1) % players
+
+
+@dataclass(frozen=True)
+class Settings:
+    end: str | int = "rounds"  # "rounds": after 8 rounds; 15 or 20: once someone has that many
+
+
+@dataclass(frozen=True)
+class Award:
+    """One line of a round's scoring, as the host reads it: who, by which rule, how much."""
+
+    seat: int
+    rule: str
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "rule": self.rule, "points": self.points}
+
+
+def score_lines(
+    accusations: Sequence[int],
+    weasel: int,
+    guesses: Mapping[int, str],
+    ferret_word: str | None,
+) -> list[Award]:
+    """Every award of one round, in seat order. `accusations[seat]` is whom seat named;
+    `guesses` holds the words said by players who named themselves; `ferret_word` may be None
+    when the Weasel made no guess."""
+    ferrets = [seat for seat in range(len(accusations)) if seat != weasel]
+    found_by = [seat for seat in ferrets if accusations[seat] == weasel]
+    weasel_named_themself = accusations[weasel] == weasel
+    weasel_guess = guesses.get(weasel) if weasel_named_themself else None
+    if weasel_guess is not None and ferret_word is None:
+        raise ValueError("the Ferrets' word is needed to score the Weasel's guess")
+    weasel_got_the_word = weasel_guess is not None and same_word(weasel_guess, ferret_word or "")
+
+    awards = []
+    for seat in range(len(accusations)):
+        if seat == weasel:
+            earned = {
+                "a_ferret_missed": len(found_by) < len(ferrets),
+                "named_themself": weasel_named_themself,
+                "guessed_the_ferret_word": weasel_got_the_word,
+            }
+        else:
+            earned = {
+                "named_the_weasel": seat in found_by,
+                "weasel_missed_the_word": not weasel_got_the_word,
+                "every_ferret_named_the_weasel": found_by == ferrets,
+            }
+        awards += [Award(seat, rule, POINTS[rule]) for rule, won in earned.items() if won]
+    return awards
+
+
+def score_round(
+    accusations: Sequence[int],
+    weasel: int,
+    guesses: Mapping[int, str],
+    ferret_word: str | None,
+) -> list[int]:
+    """Each player's points for one round, by the rulebook's six scoring lines."""
+    points = [0] * len(accusations)
+    for award in score_lines(accusations, weasel, guesses, ferret_word):
+        points[award.seat] += award.points
+    return points
+
+
+def same_word(said: str, word: str) -> bool:
+    return said.strip().casefold() == word.strip().casefold()
+
+
+def leaders(scores: Sequence[int]) -> list[int]:
+    best = max(scores)
+    return [seat for seat, score in enumerate(scores) if score == best]
+
+
+def end_reached(round_number: int, scores: Sequence[int], end: str | int) -> bool:
+    """Whether the chosen ending has come, a tie for the lead aside."""
+    if end == "rounds":
+        return round_number >= ROUNDS
+    return max(scores) >= int(end)
+
+
+class FerretOut:
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        pouches: Sequence[PouchPair],
+        settings: Settings | None = None,
+    ) -> None:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise IllegalAction("player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, got=players)
+        if len(pouches) < FACES:
+            raise IllegalAction("too_few_pouches", needed=FACES, got=len(pouches))
+        self.settings = settings or Settings()
+        if self.settings.end not in ENDINGS:
+            raise IllegalAction("bad_end", options=ENDINGS, got=self.settings.end)
+        self.players = players
+        self.pouches = tuple(pouches)
+        self._shelf_rng = random.Random(seed)
+        # The die has its own stream so the pouches of later sets don't depend on the rolls.
+        self.die = random.Random(f"{seed}/die")
+        self._shelf: list[int] = []
+        self._pouch_sets: list[tuple[int, ...]] = []
+        self.scores = [0] * players
+        self.round = 1
+        self.phase = "number"
+        self.history: list[list[Award]] = []
+        self._new_round_state()
+
+    def _new_round_state(self) -> None:
+        self.number: int | None = None
+        self.clues: dict[int, str] = {}
+        self.accusations: dict[int, int] = {}
+        self.guesses: dict[int, str] = {}
+        self.weasel: int | None = None
+        self.ferret_word: str | None = None
+
+    # -- the sleeves --------------------------------------------------------------------------
+
+    def pouch_set(self, index: int) -> tuple[int, ...]:
+        """The pouch pairs (indexes into `pouches`) of pouch set `index`, face by face. Depends
+        on the seed alone, so the cards of every set can be printed before the game."""
+        while len(self._pouch_sets) <= index:
+            self._pouch_sets.append(self._draw_pouch_set())
+        return self._pouch_sets[index]
+
+    def _draw_pouch_set(self) -> tuple[int, ...]:
+        if len(self._shelf) < FACES:
+            last = self._pouch_sets[-1] if self._pouch_sets else ()
+            unused = [p for p in range(len(self.pouches)) if p not in self._shelf + list(last)]
+            again = [p for p in last if p not in self._shelf]
+            self._shelf_rng.shuffle(unused)
+            self._shelf_rng.shuffle(again)
+            self._shelf += unused + again  # the set just played comes back last
+        drawn, self._shelf = self._shelf[:FACES], self._shelf[FACES:]
+        return tuple(drawn)
+
+    @property
+    def sleeve(self) -> Sleeve:
+        return sleeve_for(self.round)
+
+    @property
+    def pouch_pair(self) -> PouchPair:
+        sleeve = self.sleeve
+        return self.pouches[self.pouch_set(sleeve.pouch_set)[sleeve.face]]
+
+    @property
+    def cfo(self) -> int:
+        return cfo_for(self.round, self.players)
+
+    def speaking_order(self) -> list[int]:
+        """Clockwise from the CFO."""
+        return [(self.cfo + step) % self.players for step in range(self.players)]
+
+    # -- the host's question ------------------------------------------------------------------
+
+    def pending(self) -> Decision | None:
+        if self.phase == "number":
+            return Decision("number", self.cfo, NUMBERS + (ROLL,))
+        if self.phase == "clue":
+            return Decision("clue", self._next_seat(self.clues), ())
+        if self.phase == "study":
+            return Decision("study", None, ("ready",))
+        if self.phase == "accuse":
+            return Decision("accuse", self._next_seat(self.accusations), self.seats(),
+                            scoring=True)
+        if self.phase == "guess":
+            return Decision("guess", self._next_seat(self.guesses, self.named_themselves()),
+                            self.pouch_pair.words() + (OTHER_WORD,), scoring=True)
+        if self.phase == "weasel":
+            return Decision("weasel", None, self.seats(), scoring=True)
+        if self.phase == "ferret_word":
+            return Decision("ferret_word", None, self.secret_words(), scoring=True)
+        return None
+
+    def seats(self) -> tuple[str, ...]:
+        return tuple(str(seat) for seat in range(self.players))
+
+    def secret_words(self) -> tuple[str, ...]:
+        """The two words the chosen number points at, once it is chosen."""
+        if self.number is None:
+            return ()
+        return tuple(sorted(self.pouch_pair.at(self.number)))
+
+    def named_themselves(self) -> list[int]:
+        return [seat for seat in self.speaking_order() if self.accusations.get(seat) == seat]
+
+    def _next_seat(self, taken: Mapping[int, object], among: Sequence[int] | None = None) -> int:
+        seats = self.speaking_order() if among is None else among
+        return next(seat for seat in seats if seat not in taken)
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        decision = self.pending()
+        if decision is None:
+            raise IllegalAction("game_over")
+        if action.kind != decision.kind or action.player != decision.decider:
+            raise IllegalAction("not_your_turn", expected=decision.kind, player=decision.decider)
+        if decision.kind == "clue":
+            if len(action.choice.split()) != 1:
+                raise IllegalAction("clue_is_one_word", clue=action.choice)
+        elif action.choice not in decision.options:
+            raise IllegalAction(f"bad_{decision.kind}", options=decision.options)
+        return getattr(self, f"_on_{decision.kind}")(action)
+
+    def _on_number(self, action: Action) -> list[Event]:
+        rolled = action.choice == ROLL
+        self.number = self.die.randint(1, WORDS_PER_ROW) if rolled else int(action.choice)
+        self.phase = "clue"
+        sleeve = self.sleeve
+        return [
+            Event("round_started", {"round": self.round, "cfo": self.cfo,
+                                    "orientation": sleeve.step, "pouch_set": sleeve.pouch_set,
+                                    "face": sleeve.face,
+                                    "pouch": self.pouch_set(sleeve.pouch_set)[sleeve.face]}),
+            Event("number_chosen", {"round": self.round, "number": self.number,
+                                    "rolled": rolled}),
+        ]
+
+    def _on_clue(self, action: Action) -> list[Event]:
+        clue = action.choice.strip()
+        self.clues[action.player] = clue
+        if len(self.clues) == self.players:
+            self.phase = "study"
+        return [Event("clue_given", {"player": action.player, "clue": clue})]
+
+    def _on_study(self, action: Action) -> list[Event]:
+        self.phase = "accuse"
+        return []
+
+    def _on_accuse(self, action: Action) -> list[Event]:
+        self.accusations[action.player] = int(action.choice)
+        if len(self.accusations) < self.players:
+            return []
+        self.phase = "guess" if self.named_themselves() else "weasel"
+        return [Event("accusations_done", {"round": self.round,
+                                           "accusations": self._accusations_in_seat_order(),
+                                           "named_themselves": sorted(self.named_themselves())})]
+
+    def _on_guess(self, action: Action) -> list[Event]:
+        self.guesses[action.player] = action.choice
+        if len(self.guesses) == len(self.named_themselves()):
+            self.phase = "weasel"
+        return []
+
+    def _on_weasel(self, action: Action) -> list[Event]:
+        self.weasel = int(action.choice)
+        if self.weasel in self.guesses:
+            self.phase = "ferret_word"
+            return []
+        return self._score_round()
+
+    def _on_ferret_word(self, action: Action) -> list[Event]:
+        self.ferret_word = action.choice
+        return self._score_round()
+
+    # -- round bookkeeping --------------------------------------------------------------------
+
+    def _accusations_in_seat_order(self) -> list[int]:
+        return [self.accusations[seat] for seat in range(self.players)]
+
+    def _score_round(self) -> list[Event]:
+        assert self.weasel is not None
+        accusations = self._accusations_in_seat_order()
+        awards = score_lines(accusations, self.weasel, self.guesses, self.ferret_word)
+        points = score_round(accusations, self.weasel, self.guesses, self.ferret_word)
+        for seat, gained in enumerate(points):
+            self.scores[seat] += gained
+        self.history.append(awards)
+        events = [Event("round_scored", {
+            "round": self.round, "weasel": self.weasel, "ferret_word": self.ferret_word,
+            "accusations": accusations, "guesses": dict(sorted(self.guesses.items())),
+            "points": points, "breakdown": [award.to_json() for award in awards],
+            "scores": list(self.scores),
+        })]
+        if end_reached(self.round, self.scores, self.settings.end):
+            if len(leaders(self.scores)) == 1:
+                self.phase = "over"
+                return events + [Event("game_over", {"scores": list(self.scores),
+                                                     "winners": self.winners()})]
+            events.append(Event("tie_break", {"round": self.round + 1,
+                                              "leaders": leaders(self.scores)}))
+        self.round += 1
+        self.phase = "number"
+        self._new_round_state()
+        return events
+
+    # -- what the table can ask ---------------------------------------------------------------
+
+    def winners(self) -> list[int]:
+        return leaders(self.scores)
