@@ -8,10 +8,17 @@ A null sink renders audio in blocks as long as the longest latency anyone asked 
 (2 s by default), so while no one records its monitor with low latency it delays and
 bunches audio unlike any real sound card. The room keeps one low-latency recorder
 ("keeper") on room.monitor for the whole session so the sink runs in 20 ms steps.
+
+The room becomes PulseAudio's default sink and source, and is also exported as PULSE_SINK
+and PULSE_SOURCE to this process and its children, so changes to the defaults by someone
+else do not move it. Set VOICEHOST_ROOM to use another sink name, e.g. to run two test
+sessions side by side on one machine without them hearing each other: such a room leaves
+the defaults alone (changing them moves every stream that follows the default).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
@@ -26,8 +33,9 @@ import pytest
 from voicehost.speech import devices
 from voicehost.speech.base import SAMPLE_RATE, Hearing
 
-SINK = "room"
-SOURCE = "room.monitor"
+DEFAULT_ROOM = "room"
+SINK = os.environ.get("VOICEHOST_ROOM", DEFAULT_ROOM)
+SOURCE = f"{SINK}.monitor"
 PULSEAUDIO = ["pulseaudio", "-D", "--system=false", "--exit-idle-time=-1", "-n",
               f"--load=module-null-sink sink_name={SINK}", "--load=module-native-protocol-unix"]
 RAW_16K = ["--raw", f"--rate={SAMPLE_RATE}", "--channels=1", "--format=s16le"]
@@ -53,7 +61,8 @@ class Room:
 
 
 def _run(*cmd: str, timeout: float = 10.0) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False,
+                          env={**os.environ, "LC_ALL": "C"})  # pactl output is parsed
 
 
 def _server_up() -> bool:
@@ -90,12 +99,15 @@ def start_room() -> Room:
         loaded = _run("pactl", "load-module", "module-null-sink", f"sink_name={SINK}")
         if loaded.returncode != 0:
             raise RoomError(f"could not create the room sink: {loaded.stderr.strip()}")
-    previous = {"set-default-sink": _run("pactl", "get-default-sink").stdout.strip(),
-                "set-default-source": _run("pactl", "get-default-source").stdout.strip()}
-    for what, name in (("set-default-sink", SINK), ("set-default-source", SOURCE)):
-        done = _run("pactl", what, name)
-        if done.returncode != 0:
-            raise RoomError(f"pactl {what} {name} failed: {done.stderr.strip()}")
+    previous: dict[str, str] = {}
+    if SINK == DEFAULT_ROOM:
+        previous = {"set-default-sink": _run("pactl", "get-default-sink").stdout.strip(),
+                    "set-default-source": _run("pactl", "get-default-source").stdout.strip()}
+        for what, name in (("set-default-sink", SINK), ("set-default-source", SOURCE)):
+            done = _run("pactl", what, name)
+            if done.returncode != 0:
+                raise RoomError(f"pactl {what} {name} failed: {done.stderr.strip()}")
+    os.environ["PULSE_SINK"], os.environ["PULSE_SOURCE"] = SINK, SOURCE
 
     keeper = subprocess.Popen(["parec", f"--device={SOURCE}", "--latency-msec=20", *RAW_16K],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -189,7 +201,6 @@ class GrammarSphinx:
         # dither: pocketsphinx misbehaves on digitally silent audio without a little noise
         self._decoder = Decoder(lm=None, loglevel="FATAL", dither=True)
         self._audio = 0
-        self._last_fed = 0.0
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
         self._decoder.add_jsgf_string("phrases", jsgf(phrases))
@@ -202,15 +213,15 @@ class GrammarSphinx:
     def feed(self, pcm: bytes) -> None:
         self._audio += len(pcm)
         self._decoder.process_raw(pcm, False, False)
-        self._last_fed = time.monotonic()
 
     def finish(self) -> Hearing:
+        began = time.monotonic()
         self._decoder.end_utt()
         hyp = self._decoder.hyp()
         text = hyp.hypstr if hyp else ""
         confidence = min(1.0, max(0.0, hyp.prob)) if hyp else 0.0
         return Hearing(text, confidence, self._audio / 2 / SAMPLE_RATE,
-                       time.monotonic() - self._last_fed, raw_text=text)
+                       time.monotonic() - began, raw_text=text)
 
 
 def jsgf(phrases: Sequence[str]) -> str:

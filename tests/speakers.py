@@ -44,7 +44,8 @@ def speak_wav(text: str, speaker: Speaker, path: Path) -> Path:
 def to_pcm(wav: Path, *effects: str) -> bytes:
     """Convert a WAV to 16 kHz mono int16 PCM, with optional sox effects (e.g. "tempo", "1.1")."""
     return subprocess.run(
-        ["sox", str(wav), "-t", "raw", "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16",
+        # -R: sox dithers with a fresh random seed otherwise, enough to flip borderline clips
+        ["sox", "-R", str(wav), "-t", "raw", "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16",
          "-e", "signed-integer", "-", *effects],
         check=True, capture_output=True,
     ).stdout

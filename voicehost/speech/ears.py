@@ -84,6 +84,7 @@ class Ears:
         self.recognizer = recognizer
         self.gate = gate or Gate()
         self.gated_frames = 0  # frames dropped because the gate was closed
+        self._recognizing = False  # recognizer.start() called, finish() not yet
 
     def close(self) -> None:
         self.microphone.stop()
@@ -96,8 +97,8 @@ class Ears:
         self.microphone.start()
         began = time.monotonic()
         deadline = began + timeout_s
+        self._abandon()  # in case an earlier listen was interrupted mid-utterance
         self.recognizer.set_phrases(phrases)
-        self.endpointer.reset()
         started_at: float | None = None
         while True:
             now = time.monotonic()
@@ -111,8 +112,8 @@ class Ears:
                 continue  # recorded before we were asked to listen
             if not self.gate.admits(frame.captured_at):
                 self.gated_frames += 1
-                if started_at is not None or self.endpointer.position_s:
-                    self.endpointer.reset()
+                if self.endpointer.position_s:  # the host talks over an utterance: drop it
+                    self._abandon()
                     started_at = None
                 continue
             if started_at is None and frame.captured_at >= deadline:
@@ -120,6 +121,12 @@ class Ears:
             heard, started_at = self._hear(frame, frame_s, started_at)
             if heard is not None:
                 return heard
+
+    def _abandon(self) -> None:
+        self.endpointer.reset()
+        if self._recognizing:
+            self.recognizer.finish()  # ends the recognizer's utterance; the text is dropped
+            self._recognizing = False
 
     def _hear(self, frame: Frame, frame_s: float,
               started_at: float | None) -> tuple[Heard | None, float | None]:
@@ -130,6 +137,7 @@ class Ears:
         for event in events:
             if event.kind == "start":
                 self.recognizer.start()
+                self._recognizing = True
                 self.recognizer.feed(event.pcm)
                 started_at = frame_end - (position - event.at_s)
             elif event.kind == "speech" and started_at is not None:
@@ -138,6 +146,7 @@ class Ears:
                 endpoint_at = time.monotonic()
                 hearing = self.recognizer.finish()
                 result_at = time.monotonic()
+                self._recognizing = False
                 ended_at = frame_end - (position - event.at_s)
                 return Heard(hearing, started_at, ended_at, endpoint_at, result_at,
                              event.reason), None

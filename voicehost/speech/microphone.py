@@ -20,6 +20,9 @@ from voicehost.speech.devices import (
     supports,
 )
 
+CLOCK_SMOOTHING = 0.05  # per block: a time constant of about 20 blocks
+CLOCK_RESYNC_S = 0.1
+
 
 class Frame(NamedTuple):
     pcm: bytes  # 16 kHz mono int16
@@ -49,6 +52,13 @@ class Microphone:
         self._channels = 1
         self._resampler: Resampler | None = None
         self._pending = np.zeros(0, dtype=np.int16)
+        self._produced = 0
+        self._clock: float | None = None  # monotonic time of the stream's first sample
+
+    @property
+    def rate(self) -> int:
+        """The rate the device was opened at (frames are always 16 kHz)."""
+        return self._rate
 
     @property
     def active(self) -> bool:
@@ -64,6 +74,8 @@ class Microphone:
             SAMPLE_RATE if supports(info, "input", SAMPLE_RATE, channels) else info.default_rate)
         self._resampler = Resampler(rate, SAMPLE_RATE) if rate != SAMPLE_RATE else None
         self._pending = np.zeros(0, dtype=np.int16)
+        self._produced = 0  # 16 kHz samples produced since the stream started
+        self._clock = None
         self.info, self._rate, self._channels = info, rate, channels
         try:
             stream = sd.RawInputStream(
@@ -124,16 +136,28 @@ class Microphone:
         # Capture time of this block's first sample, from PortAudio's clock when it has one.
         adc = ti.inputBufferAdcTime
         age = ti.currentTime - adc if adc > 0 else frames / self._rate
-        block_at = now - max(0.0, age)
+        clock = self._track_clock(now - max(0.0, age))
         if self._resampler is not None:
             samples = self._resampler(samples)
-        start = block_at - len(self._pending) / SAMPLE_RATE
+        first = self._produced - len(self._pending)  # stream index of the first pending sample
+        self._produced += len(samples)
         pending = np.concatenate([self._pending, samples])
         n = self.frame_samples
         whole = len(pending) - len(pending) % n
         for offset in range(0, whole, n):
-            self._put(Frame(pending[offset : offset + n].tobytes(), start + offset / SAMPLE_RATE))
+            captured_at = clock + (first + offset) / SAMPLE_RATE
+            self._put(Frame(pending[offset : offset + n].tobytes(), captured_at))
         self._pending = pending[whole:]
+
+    def _track_clock(self, block_at: float) -> float:
+        """Smoothed monotonic time of the stream's first sample (PortAudio's per-block times
+        jitter by ~15 ms through PulseAudio)."""
+        observed = block_at - self._produced / SAMPLE_RATE
+        if self._clock is None or abs(observed - self._clock) > CLOCK_RESYNC_S:
+            self._clock = observed  # first block, or audio was lost: start over
+        else:
+            self._clock += CLOCK_SMOOTHING * (observed - self._clock)
+        return self._clock
 
     def _put(self, frame: Frame) -> None:
         try:
