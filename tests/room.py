@@ -32,6 +32,7 @@ import pytest
 
 from voicehost.speech import devices
 from voicehost.speech.base import SAMPLE_RATE, Hearing
+from voicehost.speech.pocketsphinx_engine import jsgf
 
 DEFAULT_ROOM = "room"
 SINK = os.environ.get("VOICEHOST_ROOM", DEFAULT_ROOM)
@@ -222,11 +223,6 @@ class GrammarSphinx:
         confidence = min(1.0, max(0.0, hyp.prob)) if hyp else 0.0
         return Hearing(text, confidence, self._audio / 2 / SAMPLE_RATE,
                        time.monotonic() - began, raw_text=text)
-
-
-def jsgf(phrases: Sequence[str]) -> str:
-    return ("#JSGF V1.0;\ngrammar phrases;\npublic <phrase> = "
-            + " | ".join(phrases) + " ;\n")
 
 
 def recognize_pcm(pcm: bytes, phrases: Sequence[str]) -> str:

@@ -44,3 +44,4 @@ def test_chatter_is_not_understood(tmp_path: Path) -> None:
 def test_phrases_option_limits_what_is_heard(tmp_path: Path) -> None:
     wav = speak_wav("whale", PLAIN, tmp_path / "whale.wav")
     assert hear(wav, "--phrases", "whale|tiger")["value"] == "whale"
+

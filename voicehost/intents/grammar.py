@@ -27,7 +27,8 @@ class Intent:
 
 
 def normalize(text: str) -> str:
-    words = re.sub(r"[^a-z0-9' ]+", " ", text.lower()).split()
+    """Lower-case words of letters, digits and apostrophes, in any script; single-spaced."""
+    words = re.sub(r"[^\w' ]+|_", " ", text.lower()).split()
     return " ".join(words)
 
 
