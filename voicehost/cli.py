@@ -42,7 +42,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=4)
     play.add_argument("--names", default=None, help="comma-separated seat names")
     play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--rounds", type=int, default=3)
+    play.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                      help="a game setting, e.g. rounds=3 (Secret Squad); see the README")
     play.add_argument("--resume", action="store_true", help="carry on the saved game instead")
     add_voice_options(play)
 
@@ -104,6 +105,16 @@ def seats_for(args: argparse.Namespace) -> Seats:
     return Seats.default(args.players)
 
 
+def settings_for(args: argparse.Namespace) -> dict[str, str]:
+    settings = {}
+    for item in args.set:
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise SystemExit(f"--set wants KEY=VALUE, not {item!r}.")
+        settings[key.strip()] = value.strip()
+    return settings
+
+
 def run_play(args: argparse.Namespace) -> int:
     if args.resume:
         return run_resume(args)
@@ -111,7 +122,7 @@ def run_play(args: argparse.Namespace) -> int:
     say_to = sys.stderr if args.events == "-" else sys.stdout
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     try:
-        table = new_table(args.game, seats_for(args), seed, {"rounds": args.rounds})
+        table = new_table(args.game, seats_for(args), seed, settings_for(args))
     except ValueError as problem:
         raise SystemExit(str(problem)) from None
     voice = make_voice(args, say_to)

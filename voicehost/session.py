@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from voicehost.games.secret_squad import Settings
 from voicehost.host.events import EventStream
 from voicehost.host.host import Host, Outcome
 from voicehost.host.secret_squad import SecretSquadTable
@@ -15,7 +14,9 @@ from voicehost.host.table import Seats, Table
 from voicehost.speech.base import Voice
 from voicehost.store.journal import Journal, actions_of, read_records, truncate_partial_line
 
-GAMES = {"secret-squad": SecretSquadTable}
+# Each game's table: `from_options(seats, seed, settings)` for a new game, `from_setup(record)`
+# to rebuild one from the first line of its journal.
+GAMES: dict[str, Any] = {"secret-squad": SecretSquadTable}
 
 
 def default_journal() -> Path:
@@ -24,13 +25,15 @@ def default_journal() -> Path:
 
 
 def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any]) -> Table:
-    if game != "secret-squad":
+    """A new table; ValueError (a sentence for the table) on an unknown game or setting."""
+    if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; voicehost hosts: {', '.join(GAMES)}")
-    return SecretSquadTable(seats, seed, Settings(**settings))
+    return GAMES[game].from_options(seats, seed, settings)
 
 
 def table_from_setup(record: dict[str, Any]) -> Table:
-    return SecretSquadTable.from_setup(record)
+    game = record["game"].replace("_", "-")
+    return GAMES[game].from_setup(record)
 
 
 def start(table: Table, voice: Voice, journal_path: Path, events: EventStream) -> Outcome:

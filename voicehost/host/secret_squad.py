@@ -8,7 +8,7 @@ from typing import Any
 from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.games.secret_squad import ANSWERS, SQUADS, SecretSquad, Settings, squad_cards
 from voicehost.host.lines import Lines, spoken_list
-from voicehost.host.table import Seats
+from voicehost.host.table import Seats, settings_from
 from voicehost.intents.grammar import Intent
 from voicehost.prompts_dir import load_yaml
 
@@ -28,6 +28,10 @@ class SecretSquadTable:
         self.deck = question_deck()
         self.lines = Lines("common/lines.yaml", "secret_squad/lines.yaml", seed=seed)
         self.game = self._new_game()
+
+    @classmethod
+    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any]) -> SecretSquadTable:
+        return cls(seats, seed, settings_from(Settings, settings))
 
     @classmethod
     def from_setup(cls, record: dict[str, Any]) -> SecretSquadTable:
@@ -61,7 +65,8 @@ class SecretSquadTable:
 
     def opening(self) -> list[str]:
         names = [self.name_of(seat) for seat in range(self.game.players)]
-        return [self.lines("intro", names=spoken_list(names))]
+        return [self.lines("intro", names=spoken_list(names), rounds=self.settings.rounds,
+                           cards=self.settings.cards_per_round)]
 
     def prompt(self, decision: Decision) -> str:
         line = self.lines

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
@@ -27,6 +27,23 @@ class Seats:
         number = load_yaml("common/tokens.yaml")["numbers"][seat]
         patterns = load_yaml("common/intents.yaml")["seat"]
         return [p.format(name=self.names[seat], number=number) for p in patterns]
+
+
+def settings_from(kind: type[Any], given: dict[str, Any]) -> Any:
+    """A game's Settings dataclass from `--set key=value` strings; ValueError names the problem."""
+    known = {f.name: f for f in fields(kind)}
+    values: dict[str, Any] = {}
+    for key, raw in given.items():
+        if key not in known:
+            raise ValueError(f"unknown setting {key!r}; this game has: {', '.join(known)}")
+        default = known[key].default
+        if isinstance(raw, str) and isinstance(default, int) and not isinstance(default, bool):
+            try:
+                raw = int(raw)
+            except ValueError:
+                raise ValueError(f"setting {key} wants a whole number, not {raw!r}") from None
+        values[key] = raw
+    return kind(**values)
 
 
 class Table(Protocol):
