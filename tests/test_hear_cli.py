@@ -8,7 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from speakers import Speaker, speak_wav
+from hearing_corpus import grammar_for
+from hearing_corpus import hear as corpus_hear
+from speakers import VOICES, Speaker, speak_wav
+
+from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+from voicehost.tools import read_wav
 
 PLAIN = Speaker("plain", "en-us", 50, 160)
 
@@ -45,3 +50,19 @@ def test_phrases_option_limits_what_is_heard(tmp_path: Path) -> None:
     wav = speak_wav("whale", PLAIN, tmp_path / "whale.wav")
     assert hear(wav, "--phrases", "whale|tiger")["value"] == "whale"
 
+
+
+@pytest.mark.parametrize(("said", "decision", "players"), [
+    ("at player ten", "point", 10), ("nah", "answer", 4), ("pizza", "squad", 4)])
+def test_the_tests_hear_as_the_command_does(tmp_path: Path, said: str, decision: str,
+                                            players: int) -> None:
+    """tests/hearing_corpus.py's in-process `hear` gives what `voicehost hear` prints."""
+    wav = speak_wav(said, VOICES[0], tmp_path / "said.wav")
+    printed = hear(wav, "--decision", decision, "--players", str(players))
+    hearing, intent = corpus_hear(PocketsphinxRecognizer(), grammar_for((decision, players)),
+                                  read_wav(wav))
+    assert (printed["text"], printed["raw_text"]) == (hearing.text, hearing.raw_text)
+    assert printed["intent"] == (None if intent is None else intent.name)
+    assert printed["value"] == (None if intent is None else intent.value)
+    shown = hearing.confidence if intent is not None else 0.0  # exact match, or no intent
+    assert printed["confidence"] == pytest.approx(shown, abs=1e-3)

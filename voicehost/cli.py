@@ -39,7 +39,11 @@ def parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="start a game")
     play.add_argument("game", choices=sorted(GAMES), nargs="?", default="secret-squad")
-    play.add_argument("--players", type=int, default=4)
+    play.add_argument("--players", type=int, default=None,
+                      help="how many play (default 4, or the count of the --cards deck)")
+    play.add_argument("--cards", nargs="?", const="ask", default=None, metavar="DECK",
+                      help="play with printed cards (voicehost cards): their deck number, or "
+                           "no number to have the host ask for it")
     play.add_argument("--names", default=None, help="comma-separated seat names")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -73,8 +77,21 @@ def parser() -> argparse.ArgumentParser:
     hear.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto")
     hear.add_argument("--model", type=Path)
     hear.add_argument("--decision", default="answer",
-                      help="listen as the host does for: answer, point, squad, ready, confirm")
+                      help="listen as the host does for: answer, point, squad, ready, confirm, "
+                           "deck_number (a group of three digits)")
     hear.add_argument("--players", type=int, default=10)
+    hear.add_argument("--game", choices=("secret-squad", "ferret-out"), default="secret-squad",
+                      help="whose decisions --decision names (Ferret Out: number, accuse, "
+                           "guess, weasel, ferret_word, study)")
+    hear.add_argument("--pouch", type=int, default=0,
+                      help="Ferret Out guess: the pouch pair whose twelve words are offered")
+
+    cards = commands.add_parser("cards", help="print private cards (PDF) for phone-free play")
+    cards.add_argument("game", choices=("secret-squad", "ferret-out", "secret-operation"))
+    cards.add_argument("--players", type=int, required=True)
+    cards.add_argument("--seed", type=int, default=None, help="0 to 9999 (default: random)")
+    cards.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    cards.add_argument("--out", type=Path, required=True, help="the PDF to write")
     return top
 
 
@@ -105,6 +122,18 @@ def seats_for(args: argparse.Namespace) -> Seats:
     return Seats.default(args.players)
 
 
+def players_on_cards(cards: str | None) -> int | None:
+    """The player count a deck number was printed for (None when there is none to read)."""
+    from voicehost.cards.deck import Deck, DeckNumberError
+
+    if cards is None or cards == "ask":
+        return None
+    try:
+        return Deck.read(cards).players
+    except DeckNumberError:
+        return None  # the table refuses the number with a sentence
+
+
 def settings_for(args: argparse.Namespace) -> dict[str, str]:
     settings = {}
     for item in args.set:
@@ -121,8 +150,9 @@ def run_play(args: argparse.Namespace) -> int:
     events = open_events(args.events)
     say_to = sys.stderr if args.events == "-" else sys.stdout
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    args.players = args.players or players_on_cards(args.cards) or 4
     try:
-        table = new_table(args.game, seats_for(args), seed, settings_for(args))
+        table = new_table(args.game, seats_for(args), seed, settings_for(args), args.cards)
     except ValueError as problem:
         raise SystemExit(str(problem)) from None
     voice = make_voice(args, say_to)

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.host.events import EventStream
+from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.host import Host, Outcome
+from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
 from voicehost.speech.base import Voice
@@ -16,7 +18,9 @@ from voicehost.store.journal import Journal, actions_of, read_records, truncate_
 
 # Each game's table: `from_options(seats, seed, settings)` for a new game, `from_setup(record)`
 # to rebuild one from the first line of its journal.
-GAMES: dict[str, Any] = {"secret-squad": SecretSquadTable}
+GAMES: dict[str, Any] = {"secret-squad": SecretSquadTable,
+                         "secret-operation": SecretOperationTable,
+                         "ferret-out": FerretOutTable}
 
 
 def default_journal() -> Path:
@@ -24,11 +28,17 @@ def default_journal() -> Path:
     return data / "voicehost" / "current-game.jsonl"
 
 
-def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any]) -> Table:
-    """A new table; ValueError (a sentence for the table) on an unknown game or setting."""
+def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any],
+              cards: str | None = None) -> Table:
+    """A new table; ValueError (a sentence for the table) on an unknown game or setting.
+    `cards`: a deck number of printed cards, "ask" to ask for it, None for the boxed cards."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; voicehost hosts: {', '.join(GAMES)}")
-    return GAMES[game].from_options(seats, seed, settings)
+    if cards is None:
+        return GAMES[game].from_options(seats, seed, settings)
+    if not getattr(GAMES[game], "printed_cards", False):
+        raise ValueError(f"{game} cannot be played with printed cards yet")
+    return GAMES[game].from_options(seats, seed, settings, cards=cards)
 
 
 def table_from_setup(record: dict[str, Any]) -> Table:

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from voicehost.host.host import confirm_grammar, decision_grammar
+from voicehost.cards.printed import DECK_DECISION, DeckNumberGrammar
+from voicehost.games.ferret_out import MAX_PLAYERS
+from voicehost.host.ferret_out import FerretOutTable
+from voicehost.host.host import command_groups, confirm_grammar, decision_grammar
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar, Intent
@@ -34,14 +37,20 @@ def read_wav(path: Path) -> bytes:
     return samples.astype(np.int16).tobytes()
 
 
-def hear_grammar(phrases: str | None, decision: str, players: int) -> Grammar:
-    """`--phrases "a|b"`: each phrase its own intent; else what Secret Squad accepts at
+def hear_grammar(phrases: str | None, decision: str, players: int,
+                 game: str = "secret-squad", pouch: int = 0) -> Grammar:
+    """`--phrases "a|b"`: each phrase its own intent; else what `game` accepts at
     `decision`, with every command, exactly as the host would listen."""
     if phrases:
         return Grammar.build([(Intent("choose", p.strip()), [p.strip()])
                               for p in phrases.split("|") if p.strip()])
     if decision == "confirm":
         return confirm_grammar()
+    if decision == DECK_DECISION:  # a printed deck's number: any group of three digits
+        return DeckNumberGrammar(command_groups())
+    if game == "ferret-out":
+        ferret = FerretOutTable(Seats.default(min(players, MAX_PLAYERS)), seed=0)
+        return decision_grammar(ferret, ferret.example_decision(decision, pouch))
     table = SecretSquadTable(Seats.default(players), seed=0)
     return decision_grammar(table, table.example_decision(decision))
 
@@ -52,7 +61,7 @@ def run_hear(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     recognizer, _ = make_recognizer(args.engine, args.model)
     loaded = time.perf_counter()
-    grammar = hear_grammar(args.phrases, args.decision, args.players)
+    grammar = hear_grammar(args.phrases, args.decision, args.players, args.game, args.pouch)
     recognizer.set_phrases(grammar.phrases)
     hearing = recognize(recognizer, read_wav(args.wav))
     intent, snap = grammar.match(hearing.text)
@@ -165,7 +174,27 @@ def run_say(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_cards(args: argparse.Namespace) -> int:
+    import random
+
+    from voicehost.cards.deck import PLAYER_RANGES, SEEDS, Deck, DeckNumberError
+    from voicehost.cards.render import render
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(SEEDS)
+    try:
+        deck = Deck(args.game, args.players, seed)
+    except DeckNumberError:
+        low, high = PLAYER_RANGES[args.game]
+        raise SystemExit(f"{args.game} is for {low} to {high} players; --seed is 0 to "
+                         f"{SEEDS - 1}.") from None
+    sheet = render(deck, args.paper)
+    sheet.output(str(args.out))
+    print(f"Deck number {deck.printed}: {args.players} cards, {sheet.page} pages in {args.out}")
+    print(f"Play with: voicehost play {args.game} --cards {deck.number}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     handlers = {"hear": run_hear, "models": run_models, "devices": run_devices,
-                "doctor": run_doctor, "say": run_say}
+                "doctor": run_doctor, "say": run_say, "cards": run_cards}
     return handlers[args.command](args)

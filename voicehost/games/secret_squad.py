@@ -13,6 +13,9 @@ decision the phase waits for:
 Two rules keep it honest:
 1. A choice outside the pending decision's options raises IllegalAction and changes nothing.
 2. The engine never learns a squad before the reveal: squads sit on the players' cards.
+   Printed cards (voicehost/cards) are the one exception: the squads are printed from the
+   seed, so the engine is given them (`dealt`, round by round) and scores the reveal itself,
+   with no squad decision; the table keeps them unsaid until then.
 
 Seats are 0-based numbers; a choice naming a seat is its number as a string ("0", "1", ...).
 Points are counted, not drawn: a short question deck never limits a score.
@@ -21,6 +24,7 @@ Points are counted, not drawn: a short question deck never limits a score.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from voicehost.games.base import Action, Decision, Event, IllegalAction
@@ -38,6 +42,7 @@ LONE_SQUAD_POINTS = 4
 class Settings:
     rounds: int = 3
     cards_per_round: int = 3
+    first_box: int = 1  # printed cards: the box read in round 1 (the table's, not the rules')
 
 
 def squad_cards(players: int) -> int:
@@ -51,6 +56,17 @@ def deal_squads(players: int, rng: random.Random) -> tuple[list[str], str | None
     rng.shuffle(cards)
     set_aside = cards.pop() if players % 2 else None
     return cards, set_aside
+
+
+def check_dealt(dealt: Sequence[Sequence[str]], players: int, rounds: int) -> None:
+    """Squads given round by round (printed cards) must be a deal the rules allow."""
+    if len(dealt) < rounds:
+        raise IllegalAction("too_few_deals", rounds=rounds, got=len(dealt))
+    for squads in dealt:
+        counts = [list(squads).count(squad) for squad in SQUADS]
+        if len(squads) != players or sum(counts) != players or max(counts) > squad_cards(
+                players):
+            raise IllegalAction("not_a_deal", squads=list(squads))
 
 
 def award_round(pointed_at: list[int], squads: list[str]) -> list[dict[str, int]]:
@@ -77,7 +93,8 @@ class Card:
 
 class SecretSquad:
     def __init__(
-        self, players: int, seed: int, deck_size: int, settings: Settings | None = None
+        self, players: int, seed: int, deck_size: int, settings: Settings | None = None,
+        dealt: Sequence[Sequence[str]] | None = None,
     ) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise IllegalAction("player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, got=players)
@@ -95,6 +112,9 @@ class SecretSquad:
         self.pointed_at: list[int | None] = [None] * players
         self.squads: list[str | None] = [None] * players
         self.history: list[list[dict[str, int]]] = []
+        self.dealt = None if dealt is None else [list(squads) for squads in dealt]
+        if self.dealt is not None:
+            check_dealt(self.dealt, players, self.settings.rounds)
 
     # -- the host's question ------------------------------------------------------------
 
@@ -159,7 +179,10 @@ class SecretSquad:
         self.pointed_at[action.player] = int(action.choice)
         if None not in self.pointed_at:
             self.phase = "reveal"
-            return [Event("reveal_now", {})]
+            if self.dealt is not None:
+                self.squads = list(self.dealt[self.round - 1])
+                return [Event("reveal_now", {"round": self.round}), *self._score_round()]
+            return [Event("reveal_now", {"round": self.round})]
         return []
 
     def _on_squad(self, action: Action) -> list[Event]:

@@ -7,9 +7,11 @@ loses nothing the table was told had been recorded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from voicehost.games.base import Action, Decision, IllegalAction
+from voicehost.host.clips import Playback, load_clip, said_from, save_clip
 from voicehost.host.events import EventStream
 from voicehost.host.table import Table
 from voicehost.intents.grammar import Grammar, Intent
@@ -27,6 +29,17 @@ class Outcome:
     winners: list[int]
 
 
+@dataclass(frozen=True)
+class Timer:
+    """A decision that also ends by itself (a study timer): `choice` is taken when `seconds`
+    have passed; each (seconds left, line) warning is said on the way."""
+
+    seconds: float
+    choice: str
+    done: str  # said when time is up
+    warnings: list[tuple[float, str]] = field(default_factory=list)
+
+
 def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, list[str]]]:
     commands = load_yaml("common/intents.yaml")["commands"]
     return [(Intent(name), templates) for name, templates in commands.items()
@@ -34,8 +47,12 @@ def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, l
 
 
 def decision_grammar(table: Table, decision: Decision) -> Grammar:
-    """What the host accepts while `decision` is pending: its options and every command."""
-    return Grammar.build(table.choices(decision) + command_groups())
+    """What the host accepts while `decision` is pending: its options and every command.
+    A table may hear a decision its own way (`grammar`, e.g. a deck number read digit by digit);
+    it returns None for the decisions `choices` covers."""
+    own = getattr(table, "grammar", None)
+    grammar = own(decision, command_groups()) if own is not None else None
+    return grammar or Grammar.build(table.choices(decision) + command_groups())
 
 
 def confirm_grammar() -> Grammar:
@@ -56,6 +73,8 @@ class Host:
         self.lines = table.lines
         self.queued: list[str] = []
         self.last_said = ""
+        self.last_items: list[str] = []  # what was last said, recordings included (repeat)
+        self.secrets_shown: dict | None = None
 
     # -- speaking ---------------------------------------------------------------------------
 
@@ -65,21 +84,39 @@ class Host:
     def flush(self) -> None:
         if not self.queued:
             return
-        text = " ".join(self.queued)
-        self.queued = []
-        self.events.emit("say", text=text)
-        self.voice.say(text)
+        items, self.queued = self.queued, []
+        text = " ".join(items)
+        clips = [item.clip for item in items if isinstance(item, Playback)]
+        self.events.emit("say", text=text, **({"clips": clips} if clips else {}))
+        if clips:
+            self._say_with_recordings(items)
+        else:
+            self.voice.say(text)
         self.last_said = text
+        self.last_items = items
 
-    def hear(self, grammar: Grammar, decision: Decision | None) -> tuple[Intent | None, str]:
+    def _say_with_recordings(self, items: list[str]) -> None:
+        """Say the text up to each recording (its caption included), then play it."""
+        said: list[str] = []
+        for item in items:
+            said.append(item)
+            if not isinstance(item, Playback):
+                continue
+            pcm = load_clip(self.journal.path, item.clip)
+            if pcm is None:
+                said.append(item.lost)
+                continue
+            self.voice.say(" ".join(said))
+            said = []
+            self.voice.play(pcm)
+        if said:
+            self.voice.say(" ".join(said))
+
+    def hear(self, grammar: Grammar, decision: Decision | None,
+             timeout_s: float | None = None) -> tuple[Intent | None, str]:
         """Say what is queued, listen once. (None, "silence") when nobody spoke."""
-        self.flush()
-        facts = {"player": None, "decision": "confirm", "options": ["yes", "no"]}
-        if decision is not None:
-            facts = {"player": decision.decider, "decision": decision.kind,
-                     "options": list(decision.options), **self.table.context(decision)}
-        self.events.emit("listen", **facts)
-        hearing = self.voice.listen(grammar.phrases)
+        self._listening(decision)
+        hearing = self.voice.listen(grammar.phrases, timeout_s)
         if hearing is None:
             self.events.emit("heard", text="", intent=None, confidence=0.0)
             return None, "silence"
@@ -90,6 +127,44 @@ class Host:
                          decode_seconds=round(hearing.decode_seconds, 4),
                          response_seconds=round(hearing.response_seconds, 4))
         return intent, "" if intent else "not_understood"
+
+    def _listening(self, decision: Decision | None) -> None:
+        self.flush()
+        facts = {"player": None, "decision": "confirm", "options": ["yes", "no"]}
+        if decision is not None:
+            facts = {"player": decision.decider, "decision": decision.kind,
+                     "options": list(decision.options), **self.table.context(decision)}
+        self.events.emit("listen", **facts)
+
+    def hear_free(self, grammar: Grammar, decision: Decision) -> tuple[Intent | None, str]:
+        """Listen once to free speech (a decision without options, e.g. a clue). Commands
+        still work; anything else is the choice: its words and its recording, kept."""
+        self._listening(decision)
+        recording = self.voice.record(grammar.phrases)
+        if recording is None:
+            self.events.emit("heard", text="", intent=None, confidence=0.0)
+            return None, "silence"
+        command, snap = grammar.match(recording.hearing.text)
+        if command is not None and snap == 1.0:
+            intent = command
+            facts = {"text": recording.hearing.text,
+                     "confidence": round(recording.hearing.confidence, 3)}
+        else:
+            clip = ""
+            if recording.pcm:
+                clip = save_clip(self.journal.path, recording.pcm, f"seat{decision.decider}")
+            said = said_from(recording.transcript, recording.transcript_confidence, clip)
+            if not said.words and not said.clip:
+                self.events.emit("heard", text=recording.transcript, intent=None,
+                                 confidence=0.0)
+                return None, "not_understood"
+            intent = Intent("choose", said.choice())
+            facts = {"text": said.words, "clip": clip,
+                     "confidence": round(recording.transcript_confidence, 3)}
+        self.events.emit("heard", intent=[intent.name, intent.value],
+                         response_seconds=round(recording.hearing.response_seconds, 4),
+                         **facts)
+        return intent, ""
 
     # -- the game loop ----------------------------------------------------------------------
 
@@ -105,6 +180,7 @@ class Host:
             else:
                 self.queue(*self.table.opening())
             while (decision := self.table.game.pending()) is not None:
+                self.mark_secrets()
                 if not self.take(decision):
                     return self._outcome(finished=False)
             self.flush()
@@ -112,6 +188,15 @@ class Host:
         except EndOfInput:
             self.flush()
             return self._outcome(finished=False)
+
+    def mark_secrets(self) -> None:
+        """Tell the event stream what the host knows and must not say (printed cards), once,
+        flagged `secret` so a display hides it. A table without secrets has no `secrets`."""
+        secrets = getattr(self.table, "secrets", None)
+        facts = secrets() if secrets is not None else None
+        if facts and facts != self.secrets_shown:
+            self.events.emit("secrets", secret=True, **facts)
+            self.secrets_shown = facts
 
     def _outcome(self, finished: bool) -> Outcome:
         game = self.table.game
@@ -121,9 +206,15 @@ class Host:
         """Settle one decision. False when the table quit."""
         grammar = decision_grammar(self.table, decision)
         self.queue(self.table.prompt(decision))
+        timer = getattr(self.table, "timer", lambda _: None)(decision)
+        if timer is not None:
+            return self.timed(decision, grammar, timer)
         misses = 0
         while True:
-            intent, problem = self.hear(grammar, decision)
+            if decision.options:
+                intent, problem = self.hear(grammar, decision)
+            else:
+                intent, problem = self.hear_free(grammar, decision)
             if intent is None:
                 misses += 1
                 self.queue(self.lines(problem))
@@ -140,9 +231,39 @@ class Host:
             if outcome is not None:
                 return outcome
 
+    def timed(self, decision: Decision, grammar: Grammar, timer: Timer) -> bool:
+        """Settle a decision that time also settles: listen until the next warning is due,
+        say it, listen on; a choice or a command ends the wait early (pause stops the clock)."""
+        self.flush()  # the clock starts once the table has heard how long it has
+        deadline = time.monotonic() + timer.seconds
+        warnings = sorted(timer.warnings, reverse=True)
+        while True:
+            left = deadline - time.monotonic()
+            while warnings and warnings[0][0] >= left:
+                self.queue(warnings.pop(0)[1])
+            if left <= 0:
+                self.queue(timer.done)
+                return self.act(self.table.action_for(decision, timer.choice), decision)
+            due = left - (warnings[0][0] if warnings else 0.0)
+            intent, _ = self.hear(grammar, decision, timeout_s=due)
+            if intent is None:
+                continue  # silence or chatter: the clock runs on
+            if intent.name == "choose":
+                if self.choose(decision, intent.value):
+                    return True
+                continue
+            began = time.monotonic()
+            outcome = self.command(intent.name, decision)
+            if outcome is not None:
+                return outcome
+            if intent.name == "pause":
+                deadline += time.monotonic() - began
+
     def choose(self, decision: Decision, value: str) -> bool:
         """Apply a choice (confirmed first if it scores). True when the game moved on."""
-        if decision.scoring and not self.confirm(self.table.describe_choice(decision, value)):
+        # a choice outside the options is refused with its reason, not read back first
+        if (decision.scoring and value in decision.options
+                and not self.confirm(self.table.describe_choice(decision, value))):
             self.queue(self.lines("try_again"), self.table.prompt(decision))
             return False
         return self.act(self.table.action_for(decision, value), decision)
@@ -159,6 +280,8 @@ class Host:
             if event.kind in ("round_scored", "game_over"):
                 self.events.emit("score" if event.kind == "round_scored" else "game_over",
                                  **event.facts)
+            elif event.kind in getattr(self.table, "score_events", ()):
+                self.events.emit("score", what=event.kind, **event.facts)
         self.queue(*self.table.narrate(events))
         return True
 
@@ -170,7 +293,7 @@ class Host:
             if intent is not None and intent.name == "choose":
                 return intent.value == "yes"
             if intent is not None and intent.name == "repeat":
-                self.queue(self.last_said)
+                self.queue(*self.last_items)
                 continue
             self.queue(self.lines("confirm_options"))
 
@@ -179,14 +302,17 @@ class Host:
     def command(self, name: str, decision: Decision) -> bool | None:
         """Handle an always-available command; True/False ends the decision, None goes on."""
         if name == "repeat":
-            self.queue(self.last_said)
+            self.queue(*self.last_items)
         elif name == "help":
             self.queue(self.table.help(), self.lines("commands_hint"),
                        self.table.prompt(decision))
         elif name == "scores":
             self.queue(self.table.standings(), self.table.prompt(decision))
         elif name == "tally":
-            self.queue(self.table.tally(), self.table.prompt(decision))
+            told = self.table.tally()  # a list when it plays recordings back
+            self.queue(*(told if isinstance(told, list) else [told]), self.table.prompt(decision))
+        elif name == "status":
+            self.queue(self.table.status(), self.table.prompt(decision))
         elif name == "pause":
             return self.pause(decision)
         elif name == "resume":
@@ -222,6 +348,9 @@ class Host:
         return True  # the loop asks the game again: the undone decision is pending once more
 
     def describe_action(self, action: Action) -> str:
+        describe = getattr(self.table, "describe_action", None)
+        if describe is not None:
+            return describe(action)
         if action.player is None:
             return action.kind.replace("_", " ")
         return f"{self.table.seats.names[action.player]}, {action.kind} {self._spoken(action)}"

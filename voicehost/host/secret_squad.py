@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
+from voicehost.cards.deck import Deck, DeckNumberError
+from voicehost.cards.layout import SQUAD_BOXES, letters, squad_layout
+from voicehost.cards.printed import (
+    DECK_DECISION,
+    DeckNumberGrammar,
+    PrintedCards,
+    first_groups,
+    say_digits,
+)
 from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.games.secret_squad import ANSWERS, SQUADS, SecretSquad, Settings, squad_cards
 from voicehost.host.lines import Lines, spoken_list
 from voicehost.host.table import Seats, settings_from
-from voicehost.intents.grammar import Intent
+from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
 
 
@@ -17,33 +27,109 @@ def question_deck() -> list[dict[str, str]]:
     return load_yaml("secret_squad/questions.yaml")["cards"]
 
 
+ASK = "ask"  # printed cards whose deck number the host asks for at the table
+
+
 class SecretSquadTable:
     name = "secret_squad"
     title = "Secret Squad"
+    printed_cards = True  # `cards`: None (the boxed cards), "ask", or a deck number
 
-    def __init__(self, seats: Seats, seed: int, settings: Settings | None = None) -> None:
+    def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
+                 cards: str | None = None) -> None:
         self.seats = seats
         self.seed = seed
         self.settings = settings or Settings()
+        self.cards = cards
         self.deck = question_deck()
-        self.lines = Lines("common/lines.yaml", "secret_squad/lines.yaml", seed=seed)
-        self.game = self._new_game()
+        self.lines = Lines("common/lines.yaml", "secret_squad/lines.yaml", "cards/lines.yaml",
+                           seed=seed)
+        if cards is not None:
+            self._check_printed(cards)
+        self.game: Any = self._new_game()
 
     @classmethod
-    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any]) -> SecretSquadTable:
-        return cls(seats, seed, settings_from(Settings, settings))
+    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
+                     cards: str | None = None) -> SecretSquadTable:
+        return cls(seats, seed, settings_from(Settings, settings), cards)
 
     @classmethod
     def from_setup(cls, record: dict[str, Any]) -> SecretSquadTable:
         return cls(Seats(tuple(record["names"])), record["seed"],
-                   Settings(**record.get("settings", {})))
+                   Settings(**record.get("settings", {})), record.get("cards"))
 
     def setup_record(self) -> dict[str, Any]:
-        return {"type": "setup", "game": self.name, "names": list(self.seats.names),
-                "seed": self.seed, "settings": vars(self.settings)}
+        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
+                  "seed": self.seed, "settings": vars(self.settings)}
+        return record if self.cards is None else {**record, "cards": self.cards}
 
-    def _new_game(self) -> SecretSquad:
-        return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
+    def _new_game(self) -> Any:
+        if self.cards is None:
+            return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
+        deck = None if self.cards == ASK else Deck.read(self.cards)
+        return PrintedCards("secret-squad", len(self.seats.names), deck, self._printed_game)
+
+    # -- printed cards ----------------------------------------------------------------------
+
+    def _check_printed(self, cards: str) -> None:
+        """ValueError (a sentence for the table) when these cards cannot host this game."""
+        last = self.settings.first_box + self.settings.rounds - 1
+        if self.settings.first_box < 1 or last > SQUAD_BOXES:
+            raise ValueError(f"printed cards have boxes 1 to {SQUAD_BOXES}; rounds "
+                             f"{self.settings.first_box} to {last} do not fit (set first_box)")
+        if cards == ASK:
+            return
+        try:
+            deck = Deck.read(cards)
+        except DeckNumberError as wrong:
+            raise ValueError(f"{cards} is not a deck number: "
+                             f"{self.lines(wrong.reason, **wrong.facts)}") from None
+        if deck.game != "secret-squad" or deck.players != len(self.seats.names):
+            raise ValueError(f"deck {deck.printed} is for {deck.game} with {deck.players} "
+                             f"players, not secret-squad with {len(self.seats.names)}")
+
+    def card_letters(self) -> tuple[str, ...]:
+        """The card each seat takes, seat by seat: shuffled by the game's seed."""
+        dealt = list(letters(len(self.seats.names)))
+        random.Random(f"{self.seed}/cards").shuffle(dealt)
+        return tuple(dealt)
+
+    def box(self, round_number: int) -> int:
+        return self.settings.first_box + round_number - 1
+
+    def _printed_game(self, deck: Deck) -> SecretSquad:
+        layout = squad_layout(deck)
+        cards = [letters(deck.players).index(letter) for letter in self.card_letters()]
+        dealt = [[layout.boxes[self.box(r) - 1][card] for card in cards]
+                 for r in range(1, self.settings.rounds + 1)]
+        return SecretSquad(deck.players, self.seed, len(self.deck), self.settings, dealt=dealt)
+
+    @property
+    def printed(self) -> PrintedCards | None:
+        return self.game if isinstance(self.game, PrintedCards) else None
+
+    def waiting_for_deck(self) -> bool:
+        return self.printed is not None and self.printed.inner is None
+
+    def secrets(self) -> dict[str, Any] | None:
+        """What the host knows and the table must not hear before each reveal (for the event
+        stream, marked secret); None while the cards are the boxed ones or not known yet."""
+        if self.printed is None or self.printed.deck is None:
+            return None
+        names = self.seats.names
+        return {"deck": self.printed.deck.number,
+                "cards": dict(zip(names, self.card_letters(), strict=True)),
+                "rounds": [{"round": r, "box": self.box(r),
+                            "squads": dict(zip(names, squads, strict=True))}
+                           for r, squads in enumerate(self.game.dealt, 1)]}
+
+    def grammar(self, decision: Decision, commands: list[tuple[Intent, list[str]]]
+                ) -> Grammar | None:
+        """The deck number is heard digit by digit; every other decision uses `choices`."""
+        if decision.kind != DECK_DECISION:
+            return None
+        first = None if self.game.heard else first_groups("secret-squad")
+        return DeckNumberGrammar(commands, first)
 
     def example_decision(self, kind: str, seat: int = 0) -> Decision:
         """The decision of `kind` as the host would ask it of `seat` (for `voicehost hear`)."""
@@ -70,6 +156,10 @@ class SecretSquadTable:
 
     def prompt(self, decision: Decision) -> str:
         line = self.lines
+        if decision.kind == DECK_DECISION:
+            return line("deck_ask_rest" if self.game.heard else "deck_ask")
+        if decision.kind == "deal" and self.printed is not None:
+            return self._printed_deal()
         if decision.kind == "deal":
             aside = line("aside") if self.game.players % 2 else ""
             return line("deal", round=self.game.round, each=squad_cards(self.game.players),
@@ -84,7 +174,17 @@ class SecretSquadTable:
             return line("point_prompt", name=name)
         return line("squad_prompt", name=name)
 
+    def _printed_deal(self) -> str:
+        box = self.box(self.game.round)
+        if self.game.round > 1:
+            return self.lines("printed_box", round=self.game.round, box=box)
+        takes = " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
+                         for seat, letter in enumerate(self.card_letters()))
+        return self.lines("printed_deal", round=self.game.round, takes=takes, box=box)
+
     def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
+        if decision.kind == DECK_DECISION:
+            return []  # heard through `grammar`
         if decision.kind in ("deal", "ready"):
             return [(Intent("choose", "ready"), t)
                     for t in load_yaml("common/intents.yaml")["ready"].values()]
@@ -109,6 +209,8 @@ class SecretSquadTable:
         if decision.kind == "point":
             names = [self.name_of(int(o)) for o in decision.options]
             return self.lines("options_point", names=spoken_list(names))
+        if decision.kind == DECK_DECISION:
+            return self.lines("deck_options")
         kind = "ready" if decision.kind == "deal" else decision.kind
         return self.lines(f"options_{kind}")
 
@@ -127,6 +229,8 @@ class SecretSquadTable:
         return Action("skip_card", None) if decision.kind == "answer" else None
 
     def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
+            return self.lines(illegal.reason, **illegal.facts)
         if illegal.reason == "too_many_in_squad":
             claimed = spoken_list([self.name_of(s) for s in illegal.facts["claimed"]])
             return self.lines("too_many", cards=illegal.facts["cards"],
@@ -156,11 +260,24 @@ class SecretSquadTable:
     def _say_point_now(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("countdown")]
 
+    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
+
+    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines(facts["reason"], **facts)]
+
+    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
+
     def _say_reveal_now(self, facts: dict[str, Any]) -> list[str]:
+        if self.printed is not None:
+            return [self.lines("printed_reveal", box=self.box(facts["round"]))]
         return [self.lines("reveal")]
 
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
         said = [self.lines("round_over", round=facts["round"])]
+        if self.printed is not None:
+            said.append(self._who_was_what(facts["squads"]))
         for seat, award in enumerate(facts["awards"]):
             name = self.name_of(seat)
             if award["pick"] == 4:
@@ -172,11 +289,22 @@ class SecretSquadTable:
             said.append(line + (self.lines("bonus") if award["bonus"] else "") + ".")
         return said + [self.standings()]
 
+    def _who_was_what(self, squads: list[str]) -> str:
+        def members(squad: str) -> str:
+            seats = [s for s, sq in enumerate(squads) if sq == squad]
+            return spoken_list([self.name_of(s) for s in seats]) or self.lines("nobody")
+
+        return self.lines("printed_squads", yellow=members("yellow"), red=members("red"))
+
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
         winners = facts["winners"]
         key = "winner" if len(winners) == 1 else "winners"
-        return [self.lines(key, winners=spoken_list([self.name_of(s) for s in winners]),
+        said = [self.lines(key, winners=spoken_list([self.name_of(s) for s in winners]),
                            points=facts["scores"][winners[0]])]
+        next_box = self.box(self.settings.rounds + 1)
+        if self.printed is not None and next_box + self.settings.rounds - 1 <= SQUAD_BOXES:
+            said.append(self.lines("rematch", box=next_box))
+        return said
 
     def _tally_line(self, tally: dict[str, Any]) -> str:
         def names(seats: list[int]) -> str:
@@ -188,6 +316,8 @@ class SecretSquadTable:
     # -- what the table can ask for -------------------------------------------------------
 
     def context(self, decision: Decision) -> dict[str, Any]:
+        if self.waiting_for_deck():
+            return {}
         return {"round": self.game.round, "card": len(self.game.cards)}
 
     def recap(self, decision: Decision) -> list[str]:
@@ -209,7 +339,15 @@ class SecretSquadTable:
                  for s in order]
         return self.lines("standings", scores=", ".join(items))
 
+    def status(self) -> str:
+        """Where the game stands: the round and card, then the scores."""
+        where = [self.lines("recap_card", index=len(self.game.cards), round=self.game.round)
+                 ] if self.game.cards else []
+        return " ".join([*where, self.standings()])
+
     def tally(self) -> str:
+        if self.waiting_for_deck():
+            return self.lines("no_tally")
         cards = self.game.cards
         done = [i for i, card in enumerate(cards) if len(card.answers) == self.game.players]
         if not done:

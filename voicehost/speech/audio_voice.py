@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from voicehost.speech.base import Hearing
+from voicehost.speech.base import Hearing, Recording, recognize
 from voicehost.speech.ears import Ears
 from voicehost.speech.mouth import Mouth
 
@@ -30,13 +30,30 @@ class AudioVoice:
             self.reply_latencies.append(first_audio_at - self.last_speech_ended_at)
             self.last_speech_ended_at = None
 
-    def listen(self, phrases: Sequence[str]) -> Hearing | None:
-        heard = self.ears.listen(phrases, self.listen_timeout_s)
+    def listen(self, phrases: Sequence[str], timeout_s: float | None = None) -> Hearing | None:
+        heard = self.ears.listen(phrases, self.listen_timeout_s if timeout_s is None
+                                 else timeout_s)
         if heard is None:
             return None
         self.last_speech_ended_at = heard.speech_ended_at
         self.response_times.append(heard.response_s)
         return replace(heard.hearing, response_seconds=heard.response_s)
+
+    def record(self, phrases: Sequence[str]) -> Recording | None:
+        heard = self.ears.listen(phrases, self.listen_timeout_s, keep_audio=True)
+        if heard is None:
+            return None
+        self.last_speech_ended_at = heard.speech_ended_at
+        hearing = replace(heard.hearing, response_seconds=heard.response_s)
+        recognizer = self.ears.recognizer
+        if hearing.text or not getattr(recognizer, "open_vocabulary", False):
+            return Recording(hearing, heard.pcm)
+        recognizer.set_phrases(None)  # type: ignore[arg-type]  # open vocabulary (vosk)
+        open_hearing = recognize(recognizer, heard.pcm)
+        return Recording(hearing, heard.pcm, open_hearing.text, open_hearing.confidence)
+
+    def play(self, pcm: bytes) -> None:
+        self.mouth.play_pcm(pcm)
 
     def close(self) -> None:
         self.ears.close()

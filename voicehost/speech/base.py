@@ -54,13 +54,32 @@ class EndOfInput(Exception):
     """Nobody will ever answer again (stdin closed): the host saves and stops."""
 
 
+@dataclass(frozen=True)
+class Recording:
+    """One free-speech utterance (a clue): its audio, what the limited grammar made of it
+    (a command, or ""), and an open-vocabulary transcript where the engine has one."""
+
+    hearing: Hearing  # limited to the phrases asked for, as `listen` would hear it
+    pcm: bytes  # the utterance itself; b"" in text mode
+    transcript: str = ""  # "" when the engine cannot transcribe free speech
+    transcript_confidence: float = 0.0  # 0..1
+
+
 class Voice(Protocol):
     """The host's mouth and ears together. Text mode and audio mode both implement it."""
 
     def say(self, text: str) -> None:
         """Say `text` and return when it has been said."""
 
-    def listen(self, phrases: Sequence[str]) -> Hearing | None:
-        """Hear one utterance, limited to `phrases`; None when nobody spoke in time."""
+    def listen(self, phrases: Sequence[str], timeout_s: float | None = None) -> Hearing | None:
+        """Hear one utterance, limited to `phrases`; None when nobody spoke in time
+        (`timeout_s`, or the voice's own patience when None)."""
+
+    def record(self, phrases: Sequence[str]) -> Recording | None:
+        """Hear one utterance of free speech, keeping its audio; `phrases` (the commands)
+        are still recognized. None when nobody spoke in time."""
+
+    def play(self, pcm: bytes) -> None:
+        """Play a recording back (16 kHz mono int16) and return when it has been heard."""
 
     def close(self) -> None: ...

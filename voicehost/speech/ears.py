@@ -58,6 +58,7 @@ class Heard:
     endpoint_at: float  # the endpointer decided the utterance was over
     result_at: float  # the recognizer's answer was ready
     end_reason: str  # "silence" or "max_length"
+    pcm: bytes = b""  # the utterance's audio, when the listen asked to keep it
 
     @property
     def text(self) -> str:
@@ -85,15 +86,19 @@ class Ears:
         self.gate = gate or Gate()
         self.gated_frames = 0  # frames dropped because the gate was closed
         self._recognizing = False  # recognizer.start() called, finish() not yet
+        self._kept: list[bytes] | None = None  # the utterance's audio, when asked to keep it
 
     def close(self) -> None:
         self.microphone.stop()
 
-    def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
+    def listen(self, phrases: Sequence[str], timeout_s: float,
+               keep_audio: bool = False) -> Heard | None:
         """Wait for someone to speak; None if nobody started speaking within `timeout_s`.
 
-        Once speech has started, the utterance is always heard to its end.
+        Once speech has started, the utterance is always heard to its end. With `keep_audio`
+        the Heard carries the utterance's audio (pre-roll and trailing silence included).
         """
+        self._kept = [] if keep_audio else None
         self.microphone.start()
         began = time.monotonic()
         deadline = began + timeout_s
@@ -135,6 +140,10 @@ class Ears:
         frame_end = frame.captured_at + frame_s
         position = self.endpointer.position_s
         for event in events:
+            if self._kept is not None and event.kind in ("start", "speech"):
+                if event.kind == "start":
+                    self._kept.clear()
+                self._kept.append(event.pcm)
             if event.kind == "start":
                 self.recognizer.start()
                 self._recognizing = True
@@ -148,6 +157,7 @@ class Ears:
                 result_at = time.monotonic()
                 self._recognizing = False
                 ended_at = frame_end - (position - event.at_s)
+                pcm = b"".join(self._kept) if self._kept is not None else b""
                 return Heard(hearing, started_at, ended_at, endpoint_at, result_at,
-                             event.reason), None
+                             event.reason, pcm), None
         return None, started_at

@@ -121,6 +121,13 @@ class Mouth:
         return Spoken(text, playback.seconds, rendered - called,
                       playback.first_audio_at - called, time.monotonic() - called)
 
+    def play_pcm(self, pcm: bytes, rate: int = 16000) -> None:
+        """Play recorded int16 mono audio (a player's clue) with the ears shut meanwhile."""
+        samples = np.frombuffer(pcm, dtype=np.int16)
+        with self.gate.closed(self.tail_s):
+            if len(samples):
+                play(samples, rate, self.device)
+
     def _synthesize(self, text: str, path: Path) -> None:
         with _ENGINE_LOCK:
             engine = self._get_engine()

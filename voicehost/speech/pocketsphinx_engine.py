@@ -149,11 +149,17 @@ class PocketsphinxRecognizer:
     """The Recognizer protocol on pocketsphinx's bundled US-English model, with rejection."""
 
     name = "pocketsphinx"
+    # Its bundled language model got 1 of 82 single espeak-ng words right: clues are played
+    # back from their recording instead of transcribed.
+    open_vocabulary = False
 
     def __init__(self, floor: float = DEFAULT_FLOOR, *, dither_sigma: float = DITHER_SIGMA,
                  seed: int = 0, lr_center: float = LR_CENTER, lr_scale: float = LR_SCALE,
-                 decoder_options: Mapping[str, object] | None = None) -> None:
+                 decoder_options: Mapping[str, object] | None = None,
+                 whole_utterance: bool = False) -> None:
         self.floor = floor
+        self.whole_utterance = whole_utterance
+        self._held: list[bytes] = []
         self.dither_sigma = dither_sigma
         self.seed = seed
         self.lr_center = lr_center
@@ -199,6 +205,7 @@ class PocketsphinxRecognizer:
         self._energy_tail = np.zeros(0, dtype=np.float64)
         self._energies = []
         self._audio_samples = 0
+        self._held = []
         self._grammar.start_utt()
         self._loop.start_utt()
         self._started = True
@@ -219,6 +226,9 @@ class PocketsphinxRecognizer:
         samples = self._dither(np.frombuffer(pcm[:usable], dtype="<i2"))
         self._track_energy(samples)
         raw = samples.tobytes()
+        if self.whole_utterance:
+            self._held.append(raw)
+            return
         for offset in range(0, len(raw), BLOCK_BYTES):
             self._grammar.process_raw(raw[offset:offset + BLOCK_BYTES], False, False)
             self._loop.process_raw(raw[offset:offset + BLOCK_BYTES], False, False)
@@ -243,6 +253,10 @@ class PocketsphinxRecognizer:
         began = time.perf_counter()
         self._decode(self._pending)
         self._pending = b""
+        if self.whole_utterance and self._held:
+            audio = b"".join(self._held)
+            self._grammar.process_raw(audio, False, True)
+            self._loop.process_raw(audio, False, True)
         self._end_decoders()
         heard, loop = read_pass(self._grammar), read_pass(self._loop)
         sure = self._confidence(heard, loop)

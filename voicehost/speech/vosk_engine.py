@@ -115,6 +115,7 @@ class VoskRecognizer:
     passing a `vosk.Model` instead of a path."""
 
     name = "vosk"
+    open_vocabulary = True  # set_phrases(None) transcribes free speech (clues)
 
     def __init__(
         self,

@@ -1,0 +1,297 @@
+"""Secret Squad with printed cards, through `voicehost play --io text --cards`: the players read
+their squads off the printed PDF (as pdftotext reads it), the host deals by voice, names the
+box, and scores the reveal alone, without ever saying a squad before it."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from drive import drive, voicehost
+from test_cards_pdf import player_cards, print_deck, words_in
+
+from voicehost.cards.deck import Deck
+from voicehost.cards.layout import letters
+from voicehost.games.base import Action, IllegalAction
+from voicehost.games.secret_squad import SecretSquad, Settings, award_round
+from voicehost.prompts_dir import prompts_dir
+from voicehost.store.journal import actions_of, read_records
+
+TOKENS = ["fox", "owl", "bear", "frog", "whale", "tiger", "rabbit", "snake", "horse", "duck"]
+DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+TAKE = re.compile(r"(\w+), take card ([A-J])\.")
+BOX = re.compile(r"\bbox (\d+)\b")
+QUESTIONS = [q.lower() for card in yaml.safe_load(
+    (prompts_dir() / "secret_squad" / "questions.yaml").read_text(encoding="utf-8"))["cards"]
+    for q in (card["yellow"], card["red"])]
+
+
+def spoken(number: str) -> str:
+    return " ".join(DIGIT_WORDS[int(d)] for d in number)
+
+
+def misread(number: str, rng: random.Random) -> str:
+    """The number with one digit wrong, as a mishearing would give it."""
+    position = rng.randrange(len(number))
+    wrong = (int(number[position]) + rng.randrange(1, 10)) % 10
+    return number[:position] + str(wrong) + number[position + 1:]
+
+
+class PrintedTable:
+    """Players holding printed cards: each reads their own card's box, as printed."""
+
+    def __init__(self, printed_fronts: dict[str, list[str]], deck: Deck, seed: int,
+                 read_out: list[str]) -> None:
+        self.fronts = printed_fronts  # letter → squads box by box, read off the PDF
+        self.names = TOKENS[: deck.players]
+        self.rng = random.Random(seed)
+        self.read_out = list(read_out)  # what the table says when asked for the deck number
+        self.cards: dict[str, str] = {}  # name → letter the host dealt
+        self.box = 0
+        self.round_squads: dict[int, list[str]] = {}
+        self.points: dict[int, list[int]] = {}
+
+    def hear_host(self, event: dict[str, Any]) -> None:
+        if event["event"] != "say":
+            return
+        for name, letter in TAKE.findall(event["text"]):
+            self.cards[name.lower()] = letter
+        boxes = BOX.findall(event["text"])
+        if boxes and "look" in event["text"].lower():
+            self.box = int(boxes[-1])
+
+    def reply(self, listen: dict[str, Any]) -> str:
+        decision, player = listen["decision"], listen["player"]
+        if decision == "deck_number":
+            return self.read_out.pop(0)
+        if decision == "deal":
+            round_ = len(self.round_squads) + 1
+            self.round_squads[round_] = [self.fronts[self.cards[n]][self.box - 1]
+                                         for n in self.names]
+            return "ready"
+        if decision in ("ready", "confirm"):
+            return "ready" if decision == "ready" else "yes"
+        if decision == "answer":
+            return self.rng.choice(["yup", "nope"])
+        if decision == "point":
+            targets = [s for s in range(len(self.names)) if s != player or len(self.names) == 3]
+            target = self.rng.choice(targets)
+            self.points.setdefault(listen["round"], [0] * len(self.names))[player] = target
+            return "myself" if target == player else self.names[target]
+        raise AssertionError(f"the host asked what printed cards already tell it: {listen}")
+
+    def expected_scores(self) -> list[int]:
+        totals = [0] * len(self.names)
+        for round_, squads in self.round_squads.items():
+            for seat, award in enumerate(award_round(self.points[round_], squads)):
+                totals[seat] += award["pick"] + award["bonus"]
+        return totals
+
+
+def printed_fronts(folder: Path, deck: Deck) -> dict[str, list[str]]:
+    printed = print_deck(folder, deck, "a4")
+    fronts = {}
+    for card, letter in zip(player_cards(printed), letters(deck.players), strict=True):
+        fronts[letter] = [w.lower() for w in words_in(printed, card, 1) if w in ("YELLOW", "RED")]
+    return fronts
+
+
+def play(tmp_path: Path, deck: Deck, cards: str, table: PrintedTable, seed: int,
+         *extra: str) -> list[dict[str, Any]]:
+    command = voicehost("play", "secret-squad", "--io", "text", "--cards", cards,
+                        "--seed", str(seed), "--journal", str(tmp_path / "game.jsonl"),
+                        "--events", str(tmp_path / "events.jsonl"), *extra)
+    if cards == "":
+        command.remove("")  # --cards with no number: the host asks
+        command += ["--players", str(deck.players)]
+    return drive(command, tmp_path / "events.jsonl", table.reply, on_event=table.hear_host)
+
+
+def squads_said_before_reveal(events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """Every sentence the host said before a round's reveal that ties a player to a squad.
+    The reveal is said in the one `say` after a `score` event, up to its standings; the rest
+    of that `say` is already the next round."""
+    leaks, scored = [], False
+    for event in events:
+        if event["event"] == "score":
+            scored = True
+        if event["event"] != "say":
+            continue
+        text = event["text"].lower()
+        for question in QUESTIONS:  # a question card may name an animal that is a seat name
+            text = text.replace(question, "")
+        if scored:
+            assert "standings:" in text
+            text = text.split("standings:", 1)[1].split(".", 1)[1]
+            scored = False
+        for sentence in re.split(r"(?<=[.?!])\s+", text):
+            words = set(re.findall(r"[a-z]+", sentence))
+            if words & set(names) and words & {"yellow", "red"}:
+                leaks.append(sentence)
+    return leaks
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_a_printed_card_game_is_scored_by_the_host_alone(tmp_path: Path, players: int) -> None:
+    deck = Deck("secret-squad", players, 100 + players)
+    table = PrintedTable(printed_fronts(tmp_path, deck), deck, players, [])
+    events = play(tmp_path, deck, deck.number, table, seed=players)
+    assert sorted(table.cards) == sorted(table.names)
+    assert sorted(table.cards.values()) == list(letters(players))  # one card each
+    over = [e for e in events if e["event"] == "game_over"]
+    assert over and over[0]["scores"] == table.expected_scores()
+    scores = [e for e in events if e["event"] == "score"]
+    assert [s["squads"] for s in scores] == [table.round_squads[r] for r in (1, 2, 3)]
+    said = " ".join(e["text"] for e in events if e["event"] == "say")
+    for r, squads in table.round_squads.items():
+        yellow = [n.title() for n, s in zip(table.names, squads, strict=True) if s == "yellow"]
+        assert f"box {r}" in said
+        if yellow:
+            assert f"Yellow squad: {yellow[0]}" in said
+    assert "start the next game at box 4" in said
+    assert not squads_said_before_reveal(events, table.names)
+    secrets = [e for e in events if e["event"] == "secrets"]
+    assert len(secrets) == 1 and secrets[0]["secret"] is True
+    assert [r["squads"] for r in secrets[0]["rounds"]] == [
+        dict(zip(table.names, table.round_squads[r], strict=True)) for r in (1, 2, 3)]
+    assert not any(e.get("secret") for e in events if e["event"] != "secrets")
+
+
+def test_the_host_asks_for_the_deck_number_and_refuses_a_misheard_one(tmp_path: Path) -> None:
+    deck = Deck("secret-squad", 5, 424)
+    misheard = misread(deck.number, random.Random(5))
+    other_players = Deck("secret-squad", 4, 424).number
+    read_out = [spoken(misheard[:3]), spoken(misheard[3:]),  # three digits at a time
+                "one two three four five six seven", spoken(other_players), "what",
+                spoken(deck.number[:3]), "the deck number is " + deck.number[3:]]
+    table = PrintedTable(printed_fronts(tmp_path, deck), deck, 5, read_out)
+    events = play(tmp_path, deck, "", table, seed=8)
+    says = [e["text"] for e in events if e["event"] == "say"]
+    assert "first three digits" in says[0] or "the first three?" in says[0]
+    assert says[1].startswith(spoken(misheard[:3]).capitalize() + ".")
+    assert "does not check out" in says[2]
+    assert "has 6 digits" in says[3]
+    assert "That deck has 4 cards, but 5 of you are playing" in says[4]
+    assert "didn't" in says[5]  # not a number: asked again
+    assert "last three" in says[6]
+    assert f"Deck {deck.printed}" in says[7] and "take card" in says[7]
+    records = read_records(tmp_path / "game.jsonl")
+    assert [a.choice for a in actions_of(records)][:7] == [
+        misheard[:3], misheard[3:], "1234567", other_players, deck.number[:3], deck.number[3:],
+        "ready"]
+    over = [e for e in events if e["event"] == "game_over"]
+    assert over and over[0]["scores"] == table.expected_scores()
+    assert not squads_said_before_reveal(events, table.names)
+
+
+def test_a_kill_after_the_deck_number_loses_nothing(tmp_path: Path) -> None:
+    deck = Deck("secret-squad", 4, 77)
+    table = PrintedTable(printed_fronts(tmp_path, deck), deck, 4,
+                         [spoken(deck.number[:3]), spoken(deck.number[3:])])
+    command = voicehost("play", "secret-squad", "--io", "text", "--cards", "--players", "4",
+                        "--seed", "3", "--journal", str(tmp_path / "game.jsonl"),
+                        "--events", str(tmp_path / "events.jsonl"))
+    resume = voicehost("resume", "--io", "text", "--journal", str(tmp_path / "game.jsonl"),
+                       "--events", str(tmp_path / "events.jsonl"))
+    seen = drive(command, tmp_path / "events.jsonl", table.reply, kill_after=3,
+                 on_event=table.hear_host)
+    rng = random.Random(4)
+    while not any(e["event"] == "game_over" for e in seen):
+        seen += drive(resume, tmp_path / "events.jsonl", table.reply,
+                      kill_after=rng.randint(5, 30), on_event=table.hear_host)
+    records = read_records(tmp_path / "game.jsonl")
+    assert records[0]["cards"] == "ask"
+    assert [a.choice for a in actions_of(records)[:2]] == [deck.number[:3], deck.number[3:]]
+    # the deck number in two groups + 3 rounds × (deal + 12 answers + ready + 4 points): no
+    # squad questions
+    assert len(actions_of(records)) == 2 + 3 * (1 + 12 + 1 + 4)
+    over = [e for e in seen if e["event"] == "game_over"]
+    assert over[0]["scores"] == table.expected_scores()
+
+
+def test_a_deck_for_another_game_or_table_is_refused_at_the_start(tmp_path: Path) -> None:
+    import subprocess
+
+    for cards, extra, problem in [
+        (Deck("ferret-out", 4, 1).number, [], "is for ferret-out"),
+        (Deck("secret-squad", 5, 1).number, ["--players", "4"], "with 5 players"),
+        ("123456", [], "not a deck number"),
+        (Deck("secret-squad", 4, 1).number, ["--set", "first_box=7"], "first_box"),
+    ]:
+        run = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--cards", cards,
+                                       "--journal", str(tmp_path / "j.jsonl"), *extra),
+                             capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert run.returncode != 0 and problem in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr
+
+
+def test_deck_numbers_read_by_espeak_are_heard_or_refused_never_misdealt() -> None:
+    """The real recognizer under the host's deck-number grammars (the first three digits of
+    any Secret Squad deck, then any three digits; and the commands), fed espeak-ng voices
+    reading deck numbers three digits at a time. A group may be not understood (the host asks
+    again) or misheard; a misheard number must then fail its check digit, never become
+    another deck. The plain voice is never misheard."""
+    from speakers import SPEAKERS, Speaker, speak
+
+    from voicehost.cards.deck import DeckNumberError
+    from voicehost.cards.printed import DeckNumberGrammar, first_groups
+    from voicehost.host.host import command_groups
+    from voicehost.speech.base import recognize
+    from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+
+    grammars = (DeckNumberGrammar(command_groups(), first_groups("secret-squad")),
+                DeckNumberGrammar(command_groups()))
+    recognizers = [PocketsphinxRecognizer() for _ in grammars]
+    for recognizer, grammar in zip(recognizers, grammars, strict=True):
+        recognizer.set_phrases(grammar.phrases)
+    rng = random.Random(7)
+    decks = [Deck("secret-squad", rng.randint(3, 10), rng.randrange(1000)) for _ in range(6)]
+    plain = Speaker("plain", "en-us", 50, 150)
+    tally: Counter[tuple[str, str]] = Counter()
+    for speaker in (*SPEAKERS, plain):
+        for deck in decks:
+            heard = ""
+            for group, grammar, recognizer in zip(
+                    (deck.number[:3], deck.number[3:]), grammars, recognizers, strict=True):
+                text = recognize(recognizer, speak(spoken(group), speaker)).text
+                intent, _ = grammar.match(text)
+                outcome = ("asked again" if intent is None
+                           else "heard" if intent.value == group else "misheard")
+                tally[(speaker.name, outcome)] += 1
+                heard += group if intent is None else intent.value  # asked again: read right
+            if heard != deck.number:
+                with pytest.raises(DeckNumberError):
+                    Deck.read(heard)
+                tally[(speaker.name, "refused by the check digit")] += 1
+    assert tally[("plain", "misheard")] == 0, tally
+    assert tally[("plain", "heard")] >= 2 * len(decks) - 2, tally
+    heard = sum(n for (_, outcome), n in tally.items() if outcome == "heard")
+    assert heard >= len(decks) * 2 * (len(SPEAKERS) + 1) * 0.6, tally
+
+
+def test_the_engine_given_printed_squads_scores_the_reveal_without_asking() -> None:
+    dealt = [["yellow", "red", "red", "yellow"], ["red", "red", "yellow", "yellow"]]
+    game = SecretSquad(4, seed=1, deck_size=20, settings=Settings(rounds=2), dealt=dealt)
+    kinds = []
+    while (decision := game.pending()) is not None:
+        kinds.append(decision.kind)
+        choice = decision.options[0] if decision.kind != "point" else str(
+            {0: 3, 1: 2, 2: 0, 3: 1}[decision.decider])
+        events = game.apply(Action(decision.kind, decision.decider, choice))
+        if decision.kind == "point" and decision.decider == 3:
+            assert [e.kind for e in events][:2] == ["reveal_now", "round_scored"]
+            assert events[1].facts["squads"] == dealt[len(game.history) - 1]
+    assert "squad" not in kinds
+    expected = [0, 0, 0, 0]
+    for squads in dealt:
+        for seat, award in enumerate(award_round([3, 2, 0, 1], squads)):
+            expected[seat] += award["pick"] + award["bonus"]
+    assert game.scores == expected and expected != [0, 0, 0, 0]
+    for wrong in ([["yellow"] * 4, dealt[1]], [dealt[0]], [["red", "red", "yellow"]] * 2):
+        with pytest.raises(IllegalAction):
+            SecretSquad(4, seed=1, deck_size=20, settings=Settings(rounds=2), dealt=wrong)

@@ -1,0 +1,219 @@
+"""A whole 5-player, 8-round Ferret Out through real audio.
+
+The host speaks through sounddevice into the PulseAudio null sink (the test room) and listens
+to its monitor with its own recognizer (pocketsphinx). The players are espeak-ng voices played
+into the same room, each answering the question the host's events say it asked, and checking
+the host's read-backs before they confirm. Pocketsphinx cannot transcribe free speech, so
+every clue is kept as a recording and played back when the host reads the clues out.
+"""
+
+from __future__ import annotations
+
+import signal
+import statistics
+import subprocess
+import time
+import wave
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from drive import drive, voicehost
+from ferret_script import CLUES, NUMBER_WORDS, FerretScript
+from room import Room, play_into_room
+from speakers import Speaker, speak
+
+from voicehost.host.clips import Said
+from voicehost.host.ferret_out import FerretOutTable
+from voicehost.store.journal import actions_of, read_records
+
+PLAYERS = 5
+# Plain en-us at five pitches: the +variant voices are far harder for pocketsphinx (README).
+VOICES = [Speaker(f"player{i}", "en-us", pitch, 165)
+          for i, pitch in enumerate((20, 35, 50, 65, 80))]
+HOST = ["--engine", "pocketsphinx", "--rate", "340", "--silence", "0.4"]
+
+
+def phrasings(decision: str, said: str, names: list[str]) -> list[str]:
+    """Ways a player rephrases the same choice after the host did not understand it; the
+    first is the one tried first (a carrier phrase: pocketsphinx hears those best)."""
+    if decision == "accuse" and said in names:
+        return [f"i named {said}", said, f"i wrote {said}",
+                f"player {NUMBER_WORDS[names.index(said)]}"]
+    if decision == "weasel":
+        return [f"it was {said}", f"{said} was the weasel", said]
+    if decision == "guess" and said != "something else":
+        return [f"i guess {said}", f"my guess is {said}", said]
+    if decision == "ferret_word":
+        return [f"the ferrets had {said}", f"it was {said}", said]
+    if decision == "number" and said in NUMBER_WORDS:
+        return [f"i pick {said}", f"let's say {said}", said]
+    variants = {"yes": ["yes", "yeah", "correct", "yep", "right"],
+                "no": ["no", "nope", "wrong", "nah"], "ready": ["ready", "we are ready"],
+                "myself": ["i named myself", "myself", "me"],
+                "roll": ["please roll", "roll the die", "roll"],
+                "something else": ["something else", "none of them", "i wrote something else"]}
+    return variants.get(said, [said])
+
+
+class RoomTable:
+    """The scripted table, speaking aloud and listening to the host's read-backs."""
+
+    def __init__(self, script: FerretScript) -> None:
+        self.script = script
+        self.last_said = ""
+        self.speaker = 0
+        self.intended = ""  # how the host should read back the choice just said
+        self.spoken: list[tuple[dict[str, Any], str]] = []
+        self.attempt: tuple[tuple[Any, ...], int] = ((), 0)
+        self.says: list[dict[str, Any]] = []
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        if event["event"] == "say":
+            self.last_said = event["text"].lower()
+            self.says.append(event)
+
+    def readback(self, listen: dict[str, Any], said: str) -> str:
+        names = self.script.names
+        decision = listen["decision"]
+        if decision == "accuse":
+            return "named themself" if said == "myself" else f"named {said}"
+        if decision == "guess":
+            return "on no card" if said == "something else" else f"guesses {said}"
+        if decision == "weasel":
+            return f"{said} was the weasel" if said in names else "\0"
+        if decision == "ferret_word":
+            return f"the ferrets' word was {said}"
+        return ""
+
+    def respond(self, listen: dict[str, Any], proc: subprocess.Popen) -> None:
+        decision = listen["decision"]
+        if decision == "study":
+            return  # nobody says ready: the study timer runs out
+        if decision == "confirm" and "say resume" in self.last_said:
+            text = "resume"  # the host heard "pause" in a clue: carry on
+        elif decision == "confirm":
+            text = "yes" if self.intended and self.intended in self.last_said else "no"
+        else:
+            text = self.script.choice(listen)
+            self.intended = self.readback(listen, text)
+            self.speaker = listen["player"] if listen["player"] is not None \
+                else self.script.plan(listen).weasel  # the one showing the odd card
+        key = (decision, listen["player"], listen.get("round"), text)
+        tries = self.attempt[1] + 1 if self.attempt[0] == key else 0
+        self.attempt = (key, tries)
+        options = phrasings(decision, text, self.script.names)
+        said = options[tries % len(options)]
+        self.spoken.append((listen, said))
+        time.sleep(0.2)  # people take a moment before answering
+        play_into_room(speak(said, VOICES[self.speaker % len(VOICES)]))
+
+
+def clip_pcm(folder: Path, clip: str) -> bytes:
+    with wave.open(str(folder / clip), "rb") as wav:
+        return wav.readframes(wav.getnframes())
+
+
+def likeness(recording: bytes, spoken: bytes) -> float:
+    """Peak normalized cross-correlation: about 1 when the recording holds exactly that
+    utterance (0.978 or more after its trip through the room), lower for another word (0.77
+    at most, "spicy" against "shiny" in the same voice)."""
+    a = np.frombuffer(recording, dtype=np.int16).astype(np.float64)
+    b = np.frombuffer(spoken, dtype=np.int16).astype(np.float64)
+    size = 1 << int(np.ceil(np.log2(len(a) + len(b))))
+    correlation = np.fft.irfft(np.fft.rfft(a, size) * np.conj(np.fft.rfft(b, size)), size)
+    return float(np.abs(correlation).max() / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def holds_clue(folder: Path, clip: str, seat: int) -> str:
+    """Which scripted clue, in this seat's voice, the recording holds (checked unambiguous)."""
+    recording = clip_pcm(folder, clip)
+    scores = sorted((likeness(recording, speak(clue, VOICES[seat])), clue) for clue in CLUES)
+    (runner_up, _), (best, clue) = scores[-2:]
+    assert best > 0.9 and runner_up < best - 0.1, f"{clip}: unclear recording {scores[-3:]}"
+    return clue
+
+
+def test_a_whole_game_through_the_room(room: Room, tmp_path: Path) -> None:
+    script = FerretScript(PLAYERS, seed=31)
+    assert script.rounds_played() == 8
+    table = RoomTable(script)
+    events_path, journal = tmp_path / "events.jsonl", tmp_path / "game.jsonl"
+    command = voicehost("play", "ferret-out", "--io", "audio", *HOST, "--players",
+                        str(PLAYERS), "--seed", "31", "--set", "study_seconds=4",
+                        "--journal", str(journal), "--events", str(events_path))
+    started = time.monotonic()
+    events = drive(command, events_path, respond=table.respond, on_event=table.on_event,
+                   timeout=120.0)
+    heard = [e for e in events if e["event"] == "heard"]
+    misses = [e for e in heard if e["intent"] is None]
+    noes = [said for listen, said in table.spoken
+            if listen["decision"] == "confirm" and said in phrasings("", "no", [])]
+    response = [e["response_seconds"] for e in heard if e["intent"]]
+    print(f"\nferret room game: {time.monotonic() - started:.0f} s, {len(heard)} utterances "
+          f"heard, {len(misses)} not understood, {len(noes)} read-backs refused; player "
+          f"stopped → intent: median {statistics.median(response):.3f} s")
+    over = [e for e in events if e["event"] == "game_over"]
+    assert over, "the game did not end"
+    assert over[0]["scores"] == script.expected_scores()
+    assert [e["points"] for e in events if e["event"] == "score"] == script.round_points()
+
+    # Every clue was recorded, kept next to the journal, and played back in the read-back.
+    records = read_records(journal)
+    replay = FerretOutTable.from_setup(records[0])
+    clips: dict[tuple[int, int], str] = {}
+    for action in actions_of(records):
+        if action.kind == "clue":
+            said = Said.parse(action.choice)
+            assert said.clip and (tmp_path / said.clip).stat().st_size > 8000
+            clips[(replay.game.round, action.player)] = said.clip
+        replay.game.apply(action)
+    assert len(clips) == 8 * PLAYERS
+    played = [clip for e in table.says for clip in e.get("clips", [])]
+    assert set(played) >= set(clips.values())
+    for round_ in range(1, 9):
+        readback = next(e for e in table.says
+                        if {clips[(round_, s)] for s in range(PLAYERS)} <= set(e.get("clips", [])))
+        assert "clues" in readback["text"].lower()
+    held = {key: holds_clue(tmp_path, clip, key[1]) for key, clip in clips.items()}
+    assert held == script.expected_clues()  # each recording holds its player's own clue
+
+
+def test_recorded_clues_survive_a_kill(room: Room, tmp_path: Path) -> None:
+    script = FerretScript(3, seed=32)
+    table = RoomTable(script)
+    events_path, journal = tmp_path / "events.jsonl", tmp_path / "game.jsonl"
+    args = [*HOST, "--journal", str(journal), "--events", str(events_path)]
+    first = voicehost("play", "ferret-out", "--io", "audio", "--players", "3", "--seed", "32",
+                      "--set", "study_seconds=0", *args)
+
+    def clues_kept() -> list[str]:
+        return [Said.parse(a.choice).clip for a in actions_of(read_records(journal))
+                if a.kind == "clue"]
+
+    def until_two_clues(listen: dict[str, Any], proc: subprocess.Popen) -> None:
+        if len(clues_kept()) >= 2:
+            proc.send_signal(signal.SIGKILL)  # the plug is pulled after two clues
+            return
+        table.respond(listen, proc)
+
+    with pytest.raises(AssertionError, match="voicehost failed"):
+        drive(first, events_path, respond=until_two_clues, on_event=table.on_event,
+              timeout=120.0)
+    kept = clues_kept()
+    assert len(kept) == 2 and all(kept)
+
+    def until_the_readback(listen: dict[str, Any], proc: subprocess.Popen) -> None:
+        if listen["decision"] == "study":  # the clues were read back: that is all we need
+            table.intended = "stop the game"
+            play_into_room(speak("quit game", VOICES[0]))
+            return
+        table.respond(listen, proc)
+
+    drive(voicehost("resume", "--io", "audio", *args), events_path,
+          respond=until_the_readback, on_event=table.on_event, timeout=120.0)
+    played = [clip for e in table.says for clip in e.get("clips", [])]
+    assert set(kept) <= set(played)
+    assert [holds_clue(tmp_path, clip, seat) for seat, clip in enumerate(kept)] == \
+        script.plans[0].clues[:2]

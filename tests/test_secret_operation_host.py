@@ -1,0 +1,393 @@
+"""Whole Secret Operation games through `voicehost play --io text`: the same host as audio mode."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from collections.abc import Callable
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+from drive import drive, voicehost
+from operation_script import NUMBERS, OperationScript
+from speakers import Speaker, speak
+from table_script import SecretSquadScript
+
+from voicehost.games.base import Action
+from voicehost.host.host import decision_grammar
+from voicehost.host.secret_operation import SecretOperationTable
+from voicehost.host.table import Seats
+from voicehost.session import table_from_setup
+from voicehost.speech.base import recognize
+from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+from voicehost.store.journal import actions_of, read_records
+
+Listen = dict[str, Any]
+
+
+def play_args(folder: Path, players: int, seed: int, *extra: str) -> list[str]:
+    return voicehost("play", "secret-operation", "--io", "text", "--players", str(players),
+                     "--seed", str(seed), "--journal", str(folder / "game.jsonl"),
+                     "--events", str(folder / "events.jsonl"), *extra)
+
+
+def resume_args(folder: Path) -> list[str]:
+    return voicehost("resume", "--io", "text", "--journal", str(folder / "game.jsonl"),
+                     "--events", str(folder / "events.jsonl"))
+
+
+def journaled(folder: Path) -> tuple[list[Action], dict[str, Any]]:
+    """The actions that stand in the journal, and the game state they replay to."""
+    records = read_records(folder / "game.jsonl")
+    table = table_from_setup(records[0])
+    actions = actions_of(records)
+    table.replay(actions)
+    return actions, table.game.status()
+
+
+def exchanges(events: list[dict[str, Any]]) -> list[tuple[Listen, str, str, Listen | None]]:
+    """(listen, what was heard, what the host said next, the next listen) for every answer."""
+    listens = [i for i, e in enumerate(events) if e["event"] == "listen"]
+    found = []
+    for at, start in enumerate(listens):
+        heard = next((e for e in events[start:] if e["event"] == "heard"), None)
+        if heard is None:
+            continue
+        end = listens[at + 1] if at + 1 < len(listens) else len(events)
+        said = " ".join(e["text"] for e in events[start:end] if e["event"] == "say")
+        found.append((events[start], heard["text"], said,
+                      events[end] if end < len(events) else None))
+    return found
+
+
+def same_moment(a: Listen, b: Listen | None) -> bool:
+    keys = ("decision", "player", "options", "deck", "hands", "modules", "assembled", "blocked",
+            "discard_pile", "module")
+    return b is not None and all(a.get(k) == b.get(k) for k in keys)
+
+
+def check_game(folder: Path, script: OperationScript, events: list[dict[str, Any]]) -> None:
+    over = [e for e in events if e["event"] == "game_over"]
+    assert len(over) == 1 and over[0]["winner"] == script.final["winner"]
+    actions, status = journaled(folder)
+    assert actions == script.actions
+    assert status == script.final
+
+
+@pytest.mark.parametrize(("plan", "seed"), [("engineers", 1), ("impostors", 2)])
+def test_a_whole_six_player_game_ends_as_the_plan_says(tmp_path: Path, plan: str,
+                                                      seed: int) -> None:
+    script = OperationScript(6, seed, plan, first=2)
+    events = drive(play_args(tmp_path, 6, seed), tmp_path / "events.jsonl", script.varied)
+    check_game(tmp_path, script, events)
+    assert script.final["winner"] == plan
+    for listen in (e for e in events if e["event"] == "listen"):
+        assert script.expects(listen), listen
+    scores = [e for e in events if e["event"] == "score"]
+    reveals = [m for (kind, _), m in script.moves.items() if kind == "reveal"]
+    assert len(scores) == len(reveals) >= 3
+    assert {s["what"] for s in scores} <= {"module_assembled", "module_failed"}
+    said = " ".join(e["text"] for e in events if e["event"] == "say")
+    assert all(name.title() in said for name in script.names)
+    if plan == "impostors":
+        assert "impostors win" in said.lower() or "impostors have won" in said.lower()
+        assert "blocked" in said.lower() and "skip" in said.lower()
+        assert "left in the deck" in said and "deck is empty" in said
+    else:
+        assert "engineers win" in said.lower() or "for the engineers" in said.lower()
+    last = [e["text"] for e in events if e["event"] == "say"][-1]
+    assert "identity card" in last
+
+
+def test_four_players_set_eight_cards_aside(tmp_path: Path) -> None:
+    script = OperationScript(4, 4, "engineers")
+    events = drive(play_args(tmp_path, 4, 4), tmp_path / "events.jsonl", script.varied)
+    check_game(tmp_path, script, events)
+    opening = next(e["text"] for e in events if e["event"] == "say")
+    assert "top 8 cards" in opening and "starts with 24 cards" in opening
+    assert "one impostor" in opening
+    first_turn = next(e for e in events if e["event"] == "listen" and e["decision"] == "turn")
+    assert first_turn["deck"] == 24 and first_turn["hands"] == [3, 3, 3, 3]
+
+
+def injecting(script: OperationScript, rules: list[tuple[str, Callable[[Listen], str | None]]]
+              ) -> tuple[Callable[[Listen], str], dict[str, int]]:
+    """A reply that says each rule's phrase once, the first time the rule finds one to say;
+    `said` maps each rule to the number of the reply it was said in."""
+    said: dict[str, int] = {}
+    replies = [0]
+
+    def reply(listen: Listen) -> str:
+        replies[0] += 1
+        for name, rule in rules:
+            if name in said:
+                continue
+            phrase = rule(listen)
+            if phrase is not None:
+                said[name] = replies[0] - 1
+                return phrase
+        return script.reply(listen)
+
+    return reply, said
+
+
+def invalid_moves(script: OperationScript) -> list[tuple[str, Callable[[Listen], str | None]]]:
+    names = script.names
+
+    def on_turn(make: Callable[[Listen], str | None]) -> Callable[[Listen], str | None]:
+        return lambda listen: make(listen) if listen["decision"] == "turn" else None
+
+    def empty_hand(listen: Listen) -> str | None:
+        empty = [s for s, n in enumerate(listen["hands"]) if n == 0]
+        return f"{names[empty[0]]} discards energy" if empty else None
+
+    def already_blocked(listen: Listen) -> str | None:
+        return f"block {names[listen['blocked'][0]]}" if listen["blocked"] else None
+
+    def assembled(listen: Listen) -> str | None:
+        done = listen["assembled"]
+        return f"add to module {NUMBERS[done[0] - 1]}" if done else None
+
+    first_deck = next(iter(script.moves.values())).context["deck"]
+
+    def never_drew(listen: Listen) -> str | None:
+        return "discard block" if listen["deck"] == first_deck else None
+
+    def too_many(listen: Listen) -> str | None:
+        if listen["decision"] != "reveal":
+            return None
+        move = script.move_for(listen)
+        size = len(move.choice.split(","))
+        spent = [c for c, n in move.face_down.items() if n < size]
+        return " ".join([spent[0]] * size) if spent else None
+
+    return [
+        ("no_such_module", on_turn(lambda listen: "add to module five")),
+        ("block_yourself", on_turn(lambda listen: "block myself")),
+        ("no_block_in_hand", on_turn(never_drew)),
+        ("add_which", on_turn(lambda listen: "add a card")),
+        ("discard_which", on_turn(lambda listen: "discard")),
+        ("block_whom", on_turn(lambda listen: "block")),
+        ("empty_hand", on_turn(empty_hand)),
+        ("already_blocked", on_turn(already_blocked)),
+        ("module_assembled", on_turn(assembled)),
+        ("wrong_count", lambda listen: "mechanics energy" if listen["decision"] == "reveal"
+         else None),
+        ("more_than_the_game_has", too_many),
+    ]
+
+
+REFUSALS = {
+    "no_such_module": "no module five", "block_yourself": "cannot block yourself",
+    "no_block_in_hand": "has not drawn a card yet", "add_which": "Add to which module",
+    "discard_which": "tell me which", "block_whom": "Whom do you block",
+    "empty_hand": "has no cards left and cannot play",
+    "already_blocked": "blocks do not stack", "module_assembled": "already assembled",
+    "wrong_count": "read out all 3", "more_than_the_game_has": "can't be right",
+}
+
+
+@pytest.mark.parametrize(("plan", "seed", "expected"), [
+    ("engineers", 3, {"no_such_module", "block_yourself", "no_block_in_hand", "add_which",
+                      "discard_which", "block_whom", "module_assembled",
+                      "wrong_count"}),
+    ("impostors", 5, {"no_such_module", "block_yourself", "no_block_in_hand", "add_which",
+                      "discard_which", "block_whom", "empty_hand",
+                      "already_blocked", "wrong_count", "more_than_the_game_has"}),
+])
+def test_invalid_moves_get_a_reason_and_change_nothing(tmp_path: Path, plan: str, seed: int,
+                                                       expected: set[str]) -> None:
+    script = OperationScript(6, seed, plan)
+    reply, said = injecting(script, invalid_moves(script))
+    events = drive(play_args(tmp_path, 6, seed), tmp_path / "events.jsonl", reply)
+    assert expected <= set(said), f"never reached: {expected - set(said)}"
+    answered = exchanges(events)
+    for rule, reply_number in said.items():
+        listen, _, spoken, following = answered[reply_number]
+        assert REFUSALS[rule] in spoken, (rule, spoken)
+        assert same_moment(listen, following), (rule, listen, following)
+        assert "didn't" not in spoken  # heard and refused, not "not understood"
+    check_game(tmp_path, script, events)  # no refused move reached the journal
+
+
+def test_status_scores_and_the_discard_pile_at_any_time(tmp_path: Path) -> None:
+    script = OperationScript(6, 7, "impostors")
+    asked: list[str] = []
+    commands = ["status", "scores", "read the answers", "what's the status"]
+
+    def reply(listen: Listen) -> str:
+        if listen["decision"] == "turn" and listen["deck"] in (20, 3) and commands:
+            asked.append(commands.pop(0))
+            return asked[-1]
+        return script.reply(listen)
+
+    events = drive(play_args(tmp_path, 6, 7), tmp_path / "events.jsonl", reply)
+    check_game(tmp_path, script, events)
+    assert len(asked) == 4
+    replies = {heard: (listen, spoken, following)
+               for listen, heard, spoken, following in exchanges(events)}
+    listen, spoken, following = replies["status"]
+    assert same_moment(listen, following)
+    hands = listen["hands"]
+    assert f"Deck: {listen['deck']} cards." in spoken
+    assert "Modules: module one" in spoken and "module four" in spoken
+    if len(set(hands)) == 1:
+        assert f"Everyone holds {hands[0]} cards" in spoken
+    else:
+        assert f"{script.names[0].title()} {hands[0]}" in spoken
+    assert f"It's {script.names[listen['player']].title()}'s turn" in spoken
+    assert "of four modules assembled" in replies["scores"][1]
+    assert "Discard pile:" in replies["read the answers"][1]
+    assert "Status." in replies["what's the status"][1]
+
+
+def test_commands_and_garbage_never_change_the_game(tmp_path: Path) -> None:
+    script = OperationScript(6, 8, "engineers")
+    extra = ["repeat", "help", "banana split", "", "zzzz", "pause", "resume", "undo"]
+    state = {"undone": False}
+
+    def reply(listen: Listen) -> str:
+        if listen["decision"] == "turn" and listen["deck"] == 24 and extra:
+            return extra.pop(0)
+        if listen["decision"] == "confirm" and listen["player"] is None and \
+                "paused" in state.get("last", ""):
+            return "resume"
+        return script.reply(listen)
+
+    def seen(event: dict[str, Any]) -> None:
+        if event["event"] == "say":
+            state["last"] = event["text"].lower()
+
+    events = drive(play_args(tmp_path, 6, 8), tmp_path / "events.jsonl", reply, on_event=seen)
+    check_game(tmp_path, script, events)
+    said = [e["text"] for e in events if e["event"] == "say"]
+    assert any(a == b for a, b in zip(said, said[1:], strict=False))  # repeat
+    assert any(s.startswith("Paused.") for s in said)
+    assert any(s.startswith("Back to the game.") for s in said)
+    assert any("Engineers build the robot" in s for s in said)  # help
+    assert any("didn't understand" in s or "didn't catch" in s or "didn't get" in s
+               for s in said)
+    assert any("I didn't hear anything" in s or "still listening" in s for s in said)
+    assert any("You can say add to module" in s for s in said)  # options after two misses
+    assert any(s.startswith("Undone: ") and "added a card to module" in s
+               or s.startswith("Undone: ") and "discarded" in s for s in said)
+    records = read_records(tmp_path / "game.jsonl")
+    assert [r["type"] for r in records].count("undo") == 1
+
+
+def test_quit_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
+    script = OperationScript(6, 9, "engineers")
+    quit_once = {"done": False}
+
+    def reply(listen: Listen) -> str:
+        if listen["decision"] == "turn" and listen["deck"] <= 22 and not quit_once["done"]:
+            quit_once["done"] = True
+            return "quit game"
+        return script.reply(listen)
+
+    first = drive(play_args(tmp_path, 6, 9), tmp_path / "events.jsonl", reply)
+    assert any(e["event"] == "quit" for e in first)
+    assert not any(e["event"] == "game_over" for e in first)
+    events = drive(resume_args(tmp_path), tmp_path / "events.jsonl", script.reply)
+    assert "Welcome back" in next(e["text"] for e in events if e["event"] == "say")
+    assert "Status." in next(e["text"] for e in events if e["event"] == "say")
+    check_game(tmp_path, script, events)
+
+
+@pytest.mark.parametrize("plan", ["engineers", "impostors"])
+def test_kills_at_random_points_lose_nothing(tmp_path: Path, plan: str) -> None:
+    rng = random.Random(f"kill-{plan}")
+    script = OperationScript(6, 10, plan)
+    command, kills, seen = play_args(tmp_path, 6, 10), 0, []
+    while not any(e["event"] == "game_over" for e in seen):
+        kill_after = rng.randint(1, 12) if kills < 6 else None
+        seen += drive(command, tmp_path / "events.jsonl", script.reply, kill_after=kill_after)
+        kills += 1
+        command = resume_args(tmp_path)
+    assert kills >= 4
+    for listen in (e for e in seen if e["event"] == "listen"):
+        assert script.expects(listen), listen
+    check_game(tmp_path, script, seen)
+
+
+def test_the_super_engineer_challenge_needs_more_cards(tmp_path: Path) -> None:
+    script = OperationScript(5, 11, "engineers", settings={"super_engineer": "4"})
+    events = drive(play_args(tmp_path, 5, 11, "--set", "super_engineer=4"),
+                   tmp_path / "events.jsonl", script.varied)
+    check_game(tmp_path, script, events)
+    opening = next(e["text"] for e in events if e["event"] == "say")
+    assert "board 01 plus one mechanics" in opening and "board 03 plus one energy" in opening
+    reveal = next(e for e in events if e["event"] == "listen" and e["decision"] == "reveal")
+    assert len(reveal["options"][0].split(",")) == 4
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--players", "3"], "4 to 10 players"),
+    (["--players", "6", "--set", "super_engineer=5"], "super_engineer must be 0 to 4"),
+    (["--players", "6", "--set", "rounds=3"], "unknown setting"),
+])
+def test_bad_setups_are_refused_in_words(tmp_path: Path, args: list[str], says: str) -> None:
+    done = subprocess.run(voicehost("play", "secret-operation", "--io", "text", "--journal",
+                                    str(tmp_path / "g.jsonl"), *args),
+                          capture_output=True, text=True, input="", timeout=30, check=False)
+    assert done.returncode != 0 and says in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_status_in_secret_squad_says_where_the_game_stands(tmp_path: Path) -> None:
+    script = SecretSquadScript(4, seed=3)
+    asked = {"done": False}
+
+    def reply(listen: Listen) -> str:
+        if listen["decision"] == "answer" and listen["card"] == 2 and not asked["done"]:
+            asked["done"] = True
+            return "status"
+        return script.reply(listen)
+
+    events = drive(voicehost("play", "secret-squad", "--io", "text", "--players", "4",
+                             "--seed", "3", "--journal", str(tmp_path / "game.jsonl"),
+                             "--events", str(tmp_path / "events.jsonl")),
+                   tmp_path / "events.jsonl", reply)
+    replies = {heard: (listen, spoken, following)
+               for listen, heard, spoken, following in exchanges(events)}
+    listen, spoken, following = replies["status"]
+    first = Seats.default(4).names[0].title()
+    assert "card 2 of round 1" in spoken and f"Standings: {first} 0" in spoken
+    assert same_moment(listen, following)
+    over = [e for e in events if e["event"] == "game_over"]
+    assert over and over[0]["scores"] == script.expected_scores()
+
+
+HEARD = [  # (decision, what a player says, the intent value the host must get)
+    ("turn", "add to module two", "add:2"),
+    ("turn", "discard energy", "discard:energy"),
+    ("turn", "block {2}", "block:2"),
+    ("turn", "block myself", "block:1"),
+    ("turn", "add to module five", "add:5"),
+    ("turn", "discard", "discard:"),
+    ("reveal", "mechanics electronics and energy", "mechanics,electronics,energy"),
+    ("reveal", "energy mechanics mechanics", "mechanics,mechanics,energy"),
+    ("reveal", "two mechanics and one energy", "mechanics,mechanics,energy"),
+    ("first_player", "{3} goes first", "3"),
+    ("first_player", "you pick", "host_picks"),
+]
+
+
+def test_the_real_recognizer_hears_moves_and_forbidden_moves() -> None:
+    """espeak-ng speech through pocketsphinx, limited to what the host accepts right then."""
+    seats = Seats.default(6)
+    table = SecretOperationTable(seats, seed=0)
+    engine = PocketsphinxRecognizer()
+    wrong = []
+    for (kind, said, value), pitch in product(HEARD, (25, 75)):
+        voice = Speaker("player", "en-us", pitch, 165)
+        grammar = decision_grammar(table, table.example_decision(kind, seat=1))
+        engine.set_phrases(grammar.phrases)
+        text = said.format(*seats.names)
+        hearing = recognize(engine, speak(text, voice))
+        intent, _ = grammar.match(hearing.text)
+        if intent is None or intent.value != value:
+            wrong.append((text, hearing.text, intent))
+    assert wrong == []

@@ -1,0 +1,122 @@
+"""The secrets a deck number stands for, card by card: pure and seeded, no PDF here.
+
+A deck has one private card per player, lettered A, B, C, ... Every layout is rebuilt from its
+`Deck` alone, so the host that reads the deck number knows every secret the cards show.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from voicehost.cards.deck import Deck
+from voicehost.games import secret_operation
+from voicehost.games.ferret_out import FACES, ROUNDS, FerretOut, PouchPair
+from voicehost.games.secret_squad import deal_squads
+from voicehost.prompts_dir import load_yaml
+
+SQUAD_BOXES = 8  # a full game (3 rounds), a rematch, and two to spare
+
+
+def letters(count: int) -> tuple[str, ...]:
+    return tuple(string.ascii_uppercase[:count])
+
+
+def _rng(deck: Deck, part: str) -> random.Random:
+    return random.Random(f"{deck.number}/{part}")
+
+
+# -- Secret Squad -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SquadLayout:
+    """`boxes[b][c]`: the squad printed in box b + 1 of card c. Each box is one deal of the
+    rules' squad cards (`deal_squads`); at odd counts the set-aside card is simply not printed."""
+
+    deck: Deck
+    boxes: tuple[tuple[str, ...], ...]
+    set_aside: tuple[str | None, ...]
+
+    def card(self, index: int) -> tuple[str, ...]:
+        """One card's front, box by box."""
+        return tuple(box[index] for box in self.boxes)
+
+
+def squad_layout(deck: Deck) -> SquadLayout:
+    rng = _rng(deck, "squads")
+    deals = [deal_squads(deck.players, rng) for _ in range(SQUAD_BOXES)]
+    return SquadLayout(deck, tuple(tuple(dealt) for dealt, _ in deals),
+                       tuple(aside for _, aside in deals))
+
+
+# -- Ferret Out ---------------------------------------------------------------------------------
+
+
+def pouch_pairs() -> list[PouchPair]:
+    return [PouchPair.from_json(p) for p in load_yaml("ferret_out/pouches.yaml")["pouches"]]
+
+
+@dataclass(frozen=True)
+class FerretRow:
+    """One round's row: every card shows `ferret_words` except card `weasel`, which shows
+    `weasel_words`. Which pouch of the pair is the Ferrets' is drawn too, so knowing the
+    pouches file does not tell a player which side they are on."""
+
+    round: int
+    ferret_words: tuple[str, ...]
+    weasel_words: tuple[str, ...]
+    weasel: int  # the card index (0 = A)
+
+    def words_on(self, card: int) -> tuple[str, ...]:
+        return self.weasel_words if card == self.weasel else self.ferret_words
+
+
+@dataclass(frozen=True)
+class FerretLayout:
+    deck: Deck
+    rows: tuple[FerretRow, ...]
+
+
+def ferret_layout(deck: Deck) -> FerretLayout:
+    """The rows follow the engine's sleeve schedule for the same seed: row r shows the pouch
+    pair `FerretOut(players, seed, pouches)` plays in round r."""
+    pairs = pouch_pairs()
+    engine = FerretOut(deck.players, deck.seed, pairs)
+    rng = _rng(deck, "weasels")
+    rows = []
+    for round_number in range(1, ROUNDS + 1):
+        set_index, face = divmod(round_number - 1, FACES)
+        pair = pairs[engine.pouch_set(set_index)[face]]
+        ferrets, weasel = (pair.ferrets, pair.weasel) if rng.random() < 0.5 else (
+            pair.weasel, pair.ferrets)
+        rows.append(FerretRow(round_number, ferrets, weasel, rng.randrange(deck.players)))
+    return FerretLayout(deck, tuple(rows))
+
+
+# -- Secret Operation ---------------------------------------------------------------------------
+
+ENGINEER, IMPOSTOR = "engineer", "impostor"
+
+
+@dataclass(frozen=True)
+class OperationLayout:
+    deck: Deck
+    identities: tuple[str, ...]  # card by card
+    components: tuple[str, ...]  # the 44 game cards: components then blocks
+    modules: tuple[tuple[str, ...], ...]  # the four module boards' demands
+    boards: tuple[str, ...]  # which board each module is
+
+
+def operation_layout(deck: Deck) -> OperationLayout:
+    identities = [IMPOSTOR] * secret_operation.impostor_count(deck.players)
+    identities += [ENGINEER] * (deck.players - len(identities))
+    _rng(deck, "identities").shuffle(identities)
+    data = load_yaml("secret_operation/boards.yaml")
+    modules = secret_operation.read_boards(data).robot(deck.players)
+    entries = data["robots"][deck.players]
+    components = tuple(card for card in secret_operation.CARD_TYPES
+                       for _ in range(secret_operation.CARDS_IN_BOX[card]))
+    return OperationLayout(deck, tuple(identities), components, modules,
+                           tuple(str(entry["board"]) for entry in entries))

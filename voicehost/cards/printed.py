@@ -1,0 +1,174 @@
+"""Playing with printed cards: the deck number as a game decision, and how it is heard.
+
+`PrintedCards` wraps a game's rules engine. Until the deck number is known it has one decision
+of its own, "deck_number": the table reads the number off a card's back, three digits at a
+time. Every group heard is a journaled action like any other, so replay, undo and resume work
+unchanged; a number that fails its check is an action too (it starts the reading over), so the
+journal replays the same way. Once the number is known, `build(deck)` makes the real engine,
+already holding the secrets the cards show, and every attribute is the engine's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from voicehost.cards.deck import DIGITS, GROUP, PLAYER_RANGES, SEEDS, Deck, DeckNumberError
+from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
+from voicehost.intents.grammar import Grammar, Intent, normalize
+from voicehost.prompts_dir import load_yaml
+
+DECK_DECISION = "deck_number"
+# The deck decision's one option stands for any digits read out: `DeckNumberGrammar` hears them
+# and `apply` checks them. (A decision with no options would be free speech to the host.)
+DECK_OPTIONS = ("digits",)
+
+
+class PrintedCards:
+    def __init__(self, game: str, players: int, deck: Deck | None,
+                 build: Callable[[Deck], Game]) -> None:
+        self.game_name = game
+        self.players = players
+        self.build = build
+        self.deck: Deck | None = None
+        self.inner: Game | None = None
+        self.heard = ""  # the digits of the deck number read out so far
+        if deck is not None:
+            wrong = self.refusal(deck)
+            if wrong is not None:
+                raise IllegalAction(wrong[0], **wrong[1])
+            self._take(deck)
+
+    def refusal(self, deck: Deck) -> tuple[str, dict[str, Any]] | None:
+        """Why these cards cannot be played at this table, or None when they can."""
+        if deck.game != self.game_name:
+            return "deck_wrong_game", {"game": deck.game}
+        if deck.players != self.players:
+            return "deck_wrong_players", {"players": deck.players, "seats": self.players}
+        return None
+
+    def _take(self, deck: Deck) -> None:
+        self.inner = self.build(deck)
+        self.deck = deck
+
+    @property
+    def scores(self) -> list[int]:
+        return self.inner.scores if self.inner is not None else [0] * self.players
+
+    def winners(self) -> list[int]:
+        return self.inner.winners() if self.inner is not None else []
+
+    def pending(self) -> Decision | None:
+        if self.inner is None:
+            return Decision(DECK_DECISION, None, DECK_OPTIONS)
+        return self.inner.pending()
+
+    def apply(self, action: Action) -> list[Event]:
+        if self.inner is not None:
+            return self.inner.apply(action)
+        if action.kind != DECK_DECISION:
+            raise IllegalAction("not_your_turn", expected=DECK_DECISION, player=None)
+        if not action.choice.isdigit():
+            raise IllegalAction("deck_length", digits=DIGITS)
+        digits = self.heard + action.choice
+        if len(digits) < DIGITS:
+            self.heard = digits
+            return [Event("deck_digits", {"heard": digits, "said": action.choice})]
+        self.heard = ""
+        try:
+            deck = Deck.read(digits)
+        except DeckNumberError as wrong:
+            return [Event("deck_refused", {"number": digits, "reason": wrong.reason,
+                                           **wrong.facts})]
+        wrong = self.refusal(deck)
+        if wrong is not None:
+            return [Event("deck_refused", {"number": digits, "reason": wrong[0], **wrong[1]})]
+        self._take(deck)
+        return [Event("deck_read", {"deck": deck.number})]
+
+    def __getattr__(self, name: str) -> Any:
+        inner = self.__dict__.get("inner")
+        if inner is None:
+            raise AttributeError(f"{name!r}: the deck number is not known yet")
+        return getattr(inner, name)
+
+
+# -- hearing a deck number ----------------------------------------------------------------------
+
+
+def spoken_digits() -> dict[str, str]:
+    """Word → digit, from prompts/cards/spoken.yaml ("oh" is a zero too)."""
+    table = load_yaml("cards/spoken.yaml")
+    return {word: digit for digit, words in table["digits"].items() for word in words}
+
+
+def digits_from_speech(text: str) -> str | None:
+    """"one five oh oh four two three", "150 0423", "double oh" → the digits said, or None when
+    anything but digits (and a few filler words) was said."""
+    table = load_yaml("cards/spoken.yaml")
+    words = spoken_digits()
+    repeats = {word: int(times) for times, names in table["repeats"].items() for word in names}
+    filler = set(table["filler"])
+    digits, times = "", 1
+    for word in normalize(text).split():
+        if word in filler:
+            continue
+        if word in repeats:
+            times = repeats[word]
+        elif word.isdigit():
+            digits += word * times
+            times = 1
+        elif word in words:
+            digits += words[word] * times
+            times = 1
+        else:
+            return None
+    return digits if digits and times == 1 else None
+
+
+def say_digits(number: str) -> str:
+    names = {digit: words[0] for digit, words in load_yaml("cards/spoken.yaml")["digits"].items()}
+    return " ".join(names[digit] for digit in number)
+
+
+def spoken_forms(group: str) -> list[str]:
+    """Every reading of `group` the recognizer listens for: digit by digit, the words
+    spoken.yaml lists under `listen` ("zero" or "oh"), else the digit's first word."""
+    table = load_yaml("cards/spoken.yaml")
+    heard = {digit: table["listen"].get(digit, words[:1])
+             for digit, words in table["digits"].items()}
+    return [" ".join(words) for words in itertools.product(*(heard[digit] for digit in group))]
+
+
+class DeckNumberGrammar(Grammar):
+    """The recognizer may return a group of three digits, or a command. The first group of a
+    deck number is one of a few (the game and player count are known: `first_groups`); the
+    second may be any three digits, so that a misheard digit fails the check digit instead of
+    snapping to another deck. Digits are taken as said, never snapped to near ones. (Typed
+    text may give the whole number at once.)"""
+
+    def __init__(self, commands: Sequence[tuple[Intent, Sequence[str]]],
+                 first_groups: Sequence[str] | None = None) -> None:
+        self.commands = Grammar.build(commands)
+        if first_groups is None:
+            first_groups = ["".join(g) for g in itertools.product("0123456789", repeat=GROUP)]
+        groups = {phrase: Intent("choose", group)
+                  for group in first_groups for phrase in spoken_forms(group)}
+        super().__init__({**groups, **self.commands.intents})
+
+    def match(self, text: str) -> tuple[Intent | None, float]:
+        said = normalize(text)
+        if said in self.intents:
+            return self.intents[said], 1.0
+        digits = digits_from_speech(said)
+        if digits is not None:
+            return Intent("choose", digits), 1.0
+        return self.commands.match(said)
+
+
+def first_groups(game: str) -> list[str]:
+    """The first three digits of every deck number of `game`, at every player count."""
+    low, high = PLAYER_RANGES[game]
+    return sorted({Deck(game, players, seed).number[:GROUP]
+                   for players in range(low, high + 1) for seed in range(0, SEEDS, 100)})

@@ -1,0 +1,343 @@
+"""Ferret Out at the table: the rules engine plus the words for its decisions and events.
+
+The players hold the sleeves, so the host knows no secret: it names the number, collects the
+clues (free speech, kept as words or as recordings, see voicehost/host/clips.py), times the
+study, hears whom everyone named and the guesses, asks the reveal, and scores aloud.
+
+A guess is never listed aloud: the twelve words of a round are the Ferrets' row and the
+Weasel's row, and hearing both would tell the Weasel the word they are guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.ferret_out import (
+    NUMBERS,
+    OTHER_WORD,
+    ROLL,
+    FerretOut,
+    PouchPair,
+    Settings,
+    sleeve_for,
+)
+from voicehost.host.clips import Playback, Said
+from voicehost.host.host import Timer
+from voicehost.host.lines import Lines, spoken_list
+from voicehost.host.table import Seats, settings_from
+from voicehost.intents.grammar import Intent
+from voicehost.prompts_dir import load_yaml
+
+ENDS = ("rounds", "15", "20")
+LAST_CALL_S = 10  # besides half time, a long study timer warns this many seconds before the end
+LONG_PROMPTS = ("number", "clue", "accuse", "guess")  # said in full once a round, then short
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """`--set` settings: end=rounds|15|20; study_seconds=N (0: wait for "ready")."""
+
+    end: str = "rounds"
+    study_seconds: int = 60
+
+    def check(self) -> TableSettings:
+        if str(self.end) not in ENDS:
+            raise ValueError(f"setting end wants one of {', '.join(ENDS)}, not {self.end!r}")
+        if self.study_seconds < 0:
+            raise ValueError("setting study_seconds wants 0 (wait for ready) or more seconds")
+        return TableSettings(str(self.end), self.study_seconds)
+
+    def rules(self) -> Settings:
+        return Settings(end="rounds" if self.end == "rounds" else int(self.end))
+
+
+def deck() -> list[PouchPair]:
+    return [PouchPair.from_json(pair) for pair in load_yaml("ferret_out/pouches.yaml")["pouches"]]
+
+
+class FerretOutTable:
+    name = "ferret_out"
+    title = "Ferret Out"
+
+    def __init__(self, seats: Seats, seed: int, settings: TableSettings | None = None) -> None:
+        self.seats = seats
+        self.seed = seed
+        self.settings = (settings or TableSettings()).check()
+        self.pouches = deck()
+        self.lines = Lines("common/lines.yaml", "ferret_out/lines.yaml", seed=seed)
+        self.intents = load_yaml("ferret_out/intents.yaml")
+        self.game = self._new_game()
+        self._prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
+
+    @classmethod
+    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any]) -> FerretOutTable:
+        return cls(seats, seed, settings_from(TableSettings, settings))
+
+    @classmethod
+    def from_setup(cls, record: dict[str, Any]) -> FerretOutTable:
+        return cls(Seats(tuple(record["names"])), record["seed"],
+                   TableSettings(**record.get("settings", {})))
+
+    def setup_record(self) -> dict[str, Any]:
+        return {"type": "setup", "game": self.name, "names": list(self.seats.names),
+                "seed": self.seed, "settings": vars(self.settings)}
+
+    def _new_game(self) -> FerretOut:
+        return FerretOut(len(self.seats.names), self.seed, self.pouches, self.settings.rules())
+
+    def replay(self, actions: Sequence[Action]) -> None:
+        self.game = self._new_game()
+        for action in actions:
+            self.game.apply(action)
+
+    def example_decision(self, kind: str, pouch: int = 0) -> Decision:
+        """The decision of `kind` as the host would ask it (for `voicehost hear`); a guess
+        offers the twelve words of pouch pair `pouch`."""
+        words = self.pouches[pouch].words()
+        options = {"number": NUMBERS + (ROLL,), "study": ("ready",),
+                   "accuse": self.game.seats(), "guess": words + (OTHER_WORD,),
+                   "weasel": self.game.seats(), "ferret_word": words[:2]}
+        if kind not in options:
+            raise ValueError(f"Ferret Out has no decision {kind!r}; try: {', '.join(options)}")
+        decider = None if kind in ("study", "weasel", "ferret_word") else 0
+        return Decision(kind, decider, options[kind], scoring=kind not in ("number", "study"))
+
+    # -- words ----------------------------------------------------------------------------
+
+    def name_of(self, seat: int) -> str:
+        return self.seats.names[seat].title()
+
+    def opening(self) -> list[str]:
+        names = [self.name_of(seat) for seat in range(self.game.players)]
+        end = self.settings.end
+        ending = (self.lines("ending_rounds") if end == "rounds"
+                  else self.lines("ending_points", points=end))
+        return [self.lines("intro", names=spoken_list(names), ending=ending)]
+
+    def _round_start(self) -> str:
+        game = self.game
+        sleeve = sleeve_for(game.round)
+        key = "tie_round" if game.round > 8 and game.settings.end == "rounds" else "round_start"
+        return self.lines(key, round=game.round, cfo=self.name_of(game.cfo),
+                          sleeves=self.lines(f"sleeves_{sleeve.step}"))
+
+    def _first_time(self, kind: str) -> bool:
+        key = (self.game.round, kind)
+        first = key not in self._prompted
+        self._prompted.add(key)
+        return first
+
+    def prompt(self, decision: Decision) -> str:
+        line, game = self.lines, self.game
+        long = decision.kind in LONG_PROMPTS and self._first_time(decision.kind)
+        if decision.kind == "number":
+            ask = line("number_prompt", cfo=self.name_of(game.cfo))
+            return f"{self._round_start()} {ask}" if long else ask
+        if decision.kind == "study":
+            seconds = self.settings.study_seconds
+            return line("study_timer", seconds=seconds) if seconds else line("study_ready")
+        if decision.kind == "weasel":
+            return line("reveal_prompt")
+        if decision.kind == "ferret_word":
+            assert game.number is not None and game.weasel is not None
+            a, b = game.secret_words()
+            return line("ferret_word_prompt", name=self.name_of(game.weasel),
+                        number=game.number, a=a, b=b)
+        name = self.name_of(decision.decider)
+        if decision.kind == "clue":
+            return line("clue_first" if long and not game.clues else "clue_next", name=name)
+        if decision.kind == "accuse":
+            ask = line("accuse_prompt", name=name)
+            return f"{line('countdown')} {ask}" if long and not game.accusations else ask
+        return line("guess_first" if long and not game.guesses else "guess_next", name=name)
+
+    def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
+        kind = decision.kind
+        if kind == "clue":
+            return []  # free speech
+        if kind == "study":
+            return [(Intent("choose", "ready"), t)
+                    for t in load_yaml("common/intents.yaml")["ready"].values()]
+        if kind == "number":
+            return [(Intent("choose", o), self.intents["number"][o]) for o in decision.options]
+        if kind in ("accuse", "weasel"):
+            return self._seat_choices(decision)
+        if kind == "guess":
+            return [(Intent("choose", o), self.intents["guess_other"] if o == OTHER_WORD
+                     else [p.format(word=o) for p in self.intents["guess"]])
+                    for o in decision.options]
+        return [(Intent("choose", o), [p.format(word=o) for p in self.intents["ferret_word"]])
+                for o in decision.options]
+
+    def _seat_choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
+        common = load_yaml("common/intents.yaml")
+        patterns = self.intents["named" if decision.kind == "accuse" else "weasel"]
+        groups = []
+        for option in decision.options:
+            seat = int(option)
+            targets = self.seats.templates(seat)
+            if decision.kind == "accuse" and seat == decision.decider:
+                targets = targets + common["self"]
+            groups.append((Intent("choose", option),
+                           [p.format(target=t) for p in patterns for t in targets]))
+        return groups
+
+    def _names(self) -> str:
+        return spoken_list([self.name_of(s) for s in range(self.game.players)])
+
+    def options_spoken(self, decision: Decision) -> str:
+        kind = decision.kind
+        if kind == "accuse":
+            return self.lines("options_named", names=self._names())
+        if kind == "weasel":
+            return self.lines("options_weasel", names=self._names())
+        if kind == "ferret_word":
+            a, b = decision.options
+            return self.lines("options_ferret_word", a=a, b=b)
+        return self.lines(f"options_{kind}")
+
+    def action_for(self, decision: Decision, value: str) -> Action:
+        return Action(decision.kind, decision.decider, value)
+
+    def describe_choice(self, decision: Decision, value: str) -> str:
+        if decision.kind == "weasel":
+            return self.lines("weasel_was", name=self.name_of(int(value)))
+        if decision.kind == "ferret_word":
+            return self.lines("ferret_word_was", word=value)
+        name = self.name_of(decision.decider)
+        if decision.kind == "accuse":
+            if int(value) == decision.decider:
+                return self.lines("named_self", name=name)
+            return self.lines("named", name=name, target=self.name_of(int(value)))
+        if value == OTHER_WORD:
+            return self.lines("guessed_other", name=name)
+        return self.lines("guessed", name=name, word=value)
+
+    def describe_action(self, action: Action) -> str:
+        """What an undo took back, without repeating a clue or a guess."""
+        name = self.name_of(action.player) if action.player is not None else ""
+        return self.lines(f"undone_{action.kind}", name=name)
+
+    def skip_action(self, decision: Decision) -> Action | None:
+        return None
+
+    def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
+        if illegal.reason == "clue_is_one_word":
+            return self.lines("one_word")
+        return self.lines("options", options=self.options_spoken(decision))
+
+    def timer(self, decision: Decision) -> Timer | None:
+        seconds = self.settings.study_seconds
+        if decision.kind != "study" or not seconds:
+            return None
+        marks = {seconds // 2} | ({LAST_CALL_S} if seconds > 2 * LAST_CALL_S else set())
+        warnings = [(float(left), self.lines("time_left", seconds=left))
+                    for left in sorted(marks) if left > 1]
+        return Timer(float(seconds), "ready", self.lines("time_up"), warnings)
+
+    # -- events ---------------------------------------------------------------------------
+
+    def narrate(self, events: Sequence[Event]) -> list[str]:
+        said: list[str] = []
+        for event in events:
+            said += getattr(self, f"_say_{event.kind}", lambda facts: [])(event.facts)
+        return said
+
+    def _say_number_chosen(self, facts: dict[str, Any]) -> list[str]:
+        rolled = [self.lines("rolled", number=facts["number"])] if facts["rolled"] else []
+        return rolled + [self.lines("number_chosen", number=facts["number"])]
+
+    def _say_clue_given(self, facts: dict[str, Any]) -> list[str]:
+        seat, said = facts["player"], Said.parse(facts["clue"])
+        name = self.name_of(seat)
+        echo = (self.lines("clue_echo", name=name, clue=said.words) if said.readable()
+                else self.lines("clue_recorded", name=name))
+        if len(self.game.clues) < self.game.players:
+            return [echo]
+        return [echo, self.lines("clues_intro"), *self.read_clues()]
+
+    def read_clues(self) -> list[str]:
+        """Every clue of the round in speaking order: its words, or its recording played."""
+        read: list[str] = []
+        for seat in self.game.speaking_order():
+            if seat not in self.game.clues:
+                continue
+            said, name = Said.parse(self.game.clues[seat]), self.name_of(seat)
+            if said.readable() or not said.clip:
+                read.append(self.lines("clue_line", name=name, clue=said.words))
+            else:
+                read.append(Playback(self.lines("clue_caption", name=name), said.clip,
+                                     self.lines("clue_lost")))
+        return read
+
+    def _say_accusations_done(self, facts: dict[str, Any]) -> list[str]:
+        selves = facts["named_themselves"]
+        if not selves:
+            return [self.lines("nobody_self")]
+        return [self.lines("named_themselves",
+                           names=spoken_list([self.name_of(s) for s in selves]))]
+
+    def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
+        said = [self.lines("round_over", round=facts["round"],
+                           weasel=self.name_of(facts["weasel"]))]
+        for seat, points in enumerate(facts["points"]):
+            name = self.name_of(seat)
+            reasons = [self.lines(f"reason_{award['rule']}") for award in facts["breakdown"]
+                       if award["seat"] == seat]
+            said.append(self.lines("score_line", name=name, reasons=spoken_list(reasons),
+                                   points=points) if points
+                        else self.lines("score_none", name=name))
+        return said + [self._standings(facts["scores"])]
+
+    def _say_tie_break(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("tie_break",
+                           names=spoken_list([self.name_of(s) for s in facts["leaders"]]))]
+
+    def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
+        winners = facts["winners"]
+        key = "winner" if len(winners) == 1 else "winners"
+        return [self.lines(key, winners=spoken_list([self.name_of(s) for s in winners]),
+                           points=facts["scores"][winners[0]])]
+
+    # -- what the table can ask for -------------------------------------------------------
+
+    def context(self, decision: Decision) -> dict[str, Any]:
+        """Public facts for the event stream: the round and, once said aloud, the number."""
+        return {"round": self.game.round, "number": self.game.number}
+
+    def recap(self, decision: Decision) -> list[str]:
+        recap = [self.lines("recap_round", round=self.game.round)]
+        if decision.kind == "number":
+            return recap
+        if self.game.number is not None:
+            recap.append(self.lines("number_chosen", number=self.game.number))
+        if self.game.clues:
+            recap += [self.lines("recap_clues"), *self.read_clues()]
+        return recap
+
+    def help(self) -> str:
+        return self.lines("help")
+
+    def _standings(self, scores: Sequence[int]) -> str:
+        order = sorted(range(len(scores)), key=lambda s: -scores[s])
+        items = [self.lines("score_item", name=self.name_of(s), points=scores[s])
+                 for s in order]
+        return self.lines("standings", scores=", ".join(items))
+
+    def standings(self) -> str:
+        return self._standings(self.game.scores)
+
+    def tally(self) -> list[str]:
+        """This round's clues, read back (recordings played)."""
+        if not self.game.clues:
+            return [self.lines("no_clues")]
+        return [self.lines("clues_intro"), *self.read_clues()]
+
+    def status(self) -> str:
+        game = self.game
+        return " ".join([self.lines("status", round=game.round, cfo=self.name_of(game.cfo),
+                                    phase=self.lines(f"phase_{game.phase}")),
+                         self.standings()])

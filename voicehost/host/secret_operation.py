@@ -1,0 +1,502 @@
+"""Secret Operation at the table: the rules engine plus the words for its decisions and events.
+
+The cards never leave the players' hands, so the host is the table's memory: it says whose turn
+it is, counts cards on the modules and in the deck, and checks a revealed module against its
+demand. Moves the rules forbid are still heard ("add to module five", "block myself") so the
+host can say why it refuses them; the engine refuses, and nothing changes.
+
+Intent values are the engine's choices ("add:2", "discard:energy", "block:3", a reveal
+"mechanics,energy,energy"). A player whose hand is empty may still speak up ("owl adds to
+module two"): that is "<seat>|<choice>", so the engine refuses it for that player. Only
+players with empty hands are heard this way: for everyone, "fox adds to module two" sounds
+too much like "add to module two".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from itertools import product
+from typing import Any
+
+from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.secret_operation import (
+    BLOCK,
+    CARD_TYPES,
+    CARDS_IN_BOX,
+    COMPONENTS,
+    HOST_PICKS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SecretOperation,
+    in_card_order,
+    read_boards,
+    read_out,
+    starting_deck,
+)
+from voicehost.host.lines import Lines, spoken_list
+from voicehost.host.table import Seats, settings_from
+from voicehost.intents.grammar import Intent
+from voicehost.prompts_dir import load_yaml
+
+ACTOR = "|"  # "<seat>|<choice>": a move said by a named player
+
+
+@dataclass(frozen=True)
+class Settings:
+    super_engineer: int = 0  # modules 1..N swapped for the harder challenge modules
+    low_deck: int = 5  # from this many cards down, the host says how many are left
+
+
+def capital(line: str) -> str:
+    """A line that may start with a card's name starts a sentence all the same."""
+    return line[:1].upper() + line[1:]
+
+
+def card_word(card: str) -> str:
+    return load_yaml("secret_operation/intents.yaml")["reveal"]["words"][card]
+
+
+class SecretOperationTable:
+    name = "secret_operation"
+    title = "Secret Operation"
+    score_events = ("module_assembled", "module_failed")  # streamed as "score" events
+
+    def __init__(self, seats: Seats, seed: int, settings: Settings | None = None) -> None:
+        players = len(seats.names)
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Secret Operation is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {players}.")
+        self.seats = seats
+        self.seed = seed
+        self.settings = settings or Settings()
+        if self.settings.low_deck < 0:
+            raise ValueError("setting low_deck must be 0 or more")
+        boards = load_yaml("secret_operation/boards.yaml")
+        self.plain_robot = read_boards(boards).robot(players)
+        self.robot = read_boards(boards).robot(players, self.settings.super_engineer)
+        harder = self.settings.super_engineer
+        self.boards = [m["board"] for m in boards["challenge"][:harder]]
+        self.boards += [m["board"] for m in boards["robots"][players][harder:]]
+        self.lines = Lines("common/lines.yaml", "secret_operation/lines.yaml", seed=seed)
+        self.intents = load_yaml("secret_operation/intents.yaml")
+        self.game = self._new_game()
+
+    @classmethod
+    def from_options(cls, seats: Seats, seed: int,
+                     settings: dict[str, Any]) -> SecretOperationTable:
+        return cls(seats, seed, settings_from(Settings, settings))
+
+    @classmethod
+    def from_setup(cls, record: dict[str, Any]) -> SecretOperationTable:
+        return cls(Seats(tuple(record["names"])), record["seed"],
+                   Settings(**record.get("settings", {})))
+
+    def setup_record(self) -> dict[str, Any]:
+        return {"type": "setup", "game": self.name, "names": list(self.seats.names),
+                "seed": self.seed, "settings": asdict(self.settings)}
+
+    def _new_game(self) -> SecretOperation:
+        return SecretOperation(len(self.seats.names), self.seed, self.robot)
+
+    def example_decision(self, kind: str, seat: int = 0) -> Decision:
+        """The decision of `kind` as the host would ask it (for `voicehost hear`); sets the
+        game to a moment where it is pending: the start, `seat`'s first turn, or `seat`
+        reading out module one."""
+        kinds = ("first_player", "turn", "reveal")
+        if kind not in kinds:
+            raise ValueError(f"Secret Operation has no decision {kind!r}; try: {', '.join(kinds)}")
+        players = self.game.players
+        actions = [] if kind == "first_player" else [Action("first_player", None, str(seat))]
+        if kind == "reveal":
+            cards = len(self.robot[0])
+            first = (seat - cards + 1) % players  # module one fills up at seat's add
+            actions = [Action("first_player", None, str(first))]
+            actions += [Action("turn", (first + i) % players, "add:1") for i in range(cards)]
+        self.replay(actions)
+        decision = self.game.pending()
+        assert decision is not None and decision.kind == kind
+        return decision
+
+    def replay(self, actions: Sequence[Action]) -> None:
+        self.game = self._new_game()
+        for action in actions:
+            self.game.apply(action)
+
+    # -- words ------------------------------------------------------------------------------
+
+    def name_of(self, seat: int) -> str:
+        return self.seats.names[seat].title()
+
+    def number(self, n: int) -> str:
+        return str(self.intents["module_numbers"][n - 1]) if 0 < n <= 6 else str(n)
+
+    def cards_said(self, cards: Sequence[str]) -> str:
+        return spoken_list([card_word(card) for card in cards])
+
+    def counted(self, cards: Sequence[str]) -> str:
+        """"2 mechanics, 1 energy and one block", in card order."""
+        counts = Counter(cards)
+        said = []
+        for card in CARD_TYPES:
+            if counts[card]:
+                key = "count_block_one" if card == BLOCK and counts[card] == 1 else f"count_{card}"
+                said.append(self.lines(key, count=counts[card]))
+        return spoken_list(said)
+
+    def either(self, items: list[str]) -> str:
+        """"one, two or three"."""
+        if len(items) < 2:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self.lines('or')} {items[-1]}"
+
+    def hand(self, count: int) -> str:
+        return self.lines("hand_one") if count == 1 else self.lines("hand_many", count=count)
+
+    def deck_said(self, count: int) -> str:
+        return (self.lines("cards_left_one") if count == 1
+                else self.lines("cards_left_many", count=count))
+
+    def opening(self) -> list[str]:
+        game = self.game
+        names = spoken_list([self.name_of(seat) for seat in range(game.players)])
+        many = game.impostors > 1
+        impostors = (self.lines("impostors_many", count=game.impostors) if many
+                     else self.lines("impostors_one"))
+        cards = (self.lines("impostor_cards_many", count=game.impostors) if many
+                 else self.lines("impostor_cards_one"))
+        said = [self.lines("intro", names=names, impostors=impostors),
+                self.lines("identities", impostors_cards=cards, engineers=game.players
+                           - game.impostors),
+                self.lines("robot", modules=self._robot_said()),
+                self.lines("deal", deck=starting_deck(game.players) + game.set_aside)]
+        if game.set_aside:
+            said.append(self.lines("set_aside", aside=game.set_aside, deck=game.deck))
+        return said
+
+    def _robot_said(self) -> str:
+        said = []
+        for n, (demand, board) in enumerate(zip(self.robot, self.boards, strict=True), 1):
+            facts = {"module": self.number(n), "board": board, "demand": self.cards_said(demand)}
+            if n <= self.settings.super_engineer:
+                extra = Counter(demand) - Counter(self.plain_robot[n - 1])
+                said.append(self.lines("module_harder", extra=card_word(next(iter(extra))),
+                                       **facts))
+            else:
+                said.append(self.lines("module_board", **facts))
+        return "; ".join(said)
+
+    def prompt(self, decision: Decision) -> str:
+        if decision.kind == "first_player":
+            return self.lines("first_player")
+        name = self.name_of(decision.decider)
+        if decision.kind == "reveal":
+            module = self.game.revealing + 1 if self.game.revealing is not None else 0
+            return self.lines("reveal_prompt", name=name, module=self.number(module),
+                              cards=len(self.robot[module - 1]))
+        if self.game.deck == 0:
+            return self.lines("turn_no_draw", name=name,
+                              cards=self.hand(self.game.hands[decision.decider]))
+        return self.lines("turn", name=name)
+
+    # -- what the table may say -------------------------------------------------------------
+
+    def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
+        if decision.kind == "first_player":
+            return self._first_player_choices()
+        if decision.kind == "reveal":
+            return self._reveal_choices()
+        return self._turn_choices(decision.decider)
+
+    def _targets(self, seat: int, actor: int | None) -> list[str]:
+        targets = self.seats.templates(seat)
+        if seat == actor:
+            targets = targets + load_yaml("common/intents.yaml")["self"]
+        return targets
+
+    def _first_player_choices(self) -> list[tuple[Intent, list[str]]]:
+        said = self.intents["first_player"]
+        groups = [(Intent("choose", str(seat)),
+                   [p.format(target=t) for p in said["seat"] for t in self._targets(seat, None)])
+                  for seat in range(self.game.players)]
+        return groups + [(Intent("choose", HOST_PICKS), said["host_picks"])]
+
+    def _turn_choices(self, seat: int) -> list[tuple[Intent, list[str]]]:
+        said, cards = self.intents["turn"], self.intents["cards"]
+        modules = list(enumerate(self.intents["module_numbers"], 1))
+        players = range(self.game.players)
+        groups: list[tuple[Intent, list[str]]] = []
+        for n, word in modules:
+            groups.append((Intent("choose", f"add:{n}"),
+                           [t.format(module=word) for t in said["add"]]))
+        for card in CARD_TYPES:
+            groups.append((Intent("choose", f"discard:{card}"),
+                           [t.format(card=c) for t in said["discard"] for c in cards[card]]))
+        for target in players:
+            groups.append((Intent("choose", f"block:{target}"),
+                           [t.format(target=w) for t in said["block"]
+                            for w in self._targets(target, seat)]))
+        groups += [(Intent("choose", "add:"), said["add_which"]),
+                   (Intent("choose", "discard:"), said["discard_which"]),
+                   (Intent("choose", "block:"), said["block_whom"])]
+        for actor in (s for s in players if not self.game.hands[s]):
+            name = self.seats.names[actor]
+            groups += [(Intent("choose", f"{actor}{ACTOR}add:{n}"),
+                        [t.format(name=name, module=word) for t in said["named_add"]])
+                       for n, word in modules]
+            groups += [(Intent("choose", f"{actor}{ACTOR}discard:{card}"),
+                        [t.format(name=name, card=c) for t in said["named_discard"]
+                         for c in cards[card]]) for card in CARD_TYPES]
+            groups += [(Intent("choose", f"{actor}{ACTOR}block:{target}"),
+                        [t.format(name=name, target=w) for t in said["named_block"]
+                         for w in self._targets(target, actor)]) for target in players]
+        return groups
+
+    def _reveal_choices(self) -> list[tuple[Intent, list[str]]]:
+        """Every read-out of the full module's size, and one card short (refused aloud)."""
+        said = self.intents["reveal"]
+        size = len(self._revealing_demand())
+        groups: dict[str, list[str]] = {}
+        for length in (size, size - 1):
+            for cards in product(CARD_TYPES, repeat=length):
+                words = [said["words"][card] for card in cards]
+                value = ",".join(in_card_order(cards))
+                phrases = groups.setdefault(value, [])
+                phrases.append(" ".join(words))
+                if length > 1:
+                    phrases.append(" ".join([*words[:-1], said["join"], words[-1]]))
+        for value in list(groups):
+            cards = read_out(value)
+            if len(cards) != size:
+                continue
+            counts = Counter(cards)
+            parts = [f"{said['counts'][counts[card] - 1]} "
+                     f"{said['plural' if counts[card] > 1 else 'words'][card]}"
+                     for card in CARD_TYPES if counts[card]]
+            groups[value].append(f" {said['join']} ".join(parts))
+            if size == len(COMPONENTS) and counts == Counter(COMPONENTS):
+                groups[value] += said["one_of_each"]
+        return [(Intent("choose", value), phrases) for value, phrases in groups.items()]
+
+    def _revealing_demand(self) -> tuple[str, ...]:
+        index = self.game.revealing
+        return self.robot[index] if index is not None else ()
+
+    def options_spoken(self, decision: Decision) -> str:
+        if decision.kind == "first_player":
+            names = spoken_list([self.name_of(seat) for seat in range(self.game.players)])
+            return self.lines("options_first_player", names=names)
+        if decision.kind == "reveal":
+            return self.lines("options_reveal")
+        verbs: dict[str, list[str]] = {}
+        for option in decision.options:
+            verb, _, target = option.partition(":")
+            verbs.setdefault(verb, []).append(target)
+        moves = []
+        if "add" in verbs:
+            modules = self.either([self.number(int(n)) for n in verbs["add"]])
+            moves.append(self.lines("option_add", modules=modules))
+        if "discard" in verbs:
+            moves.append(self.lines("option_discard"))
+        if "block" in verbs:
+            names = self.either([self.name_of(int(s)) for s in verbs["block"]])
+            moves.append(self.lines("option_block", names=names))
+        return self.lines("options_turn", moves="; ".join(moves))
+
+    def action_for(self, decision: Decision, value: str) -> Action:
+        if ACTOR in value:
+            seat, _, choice = value.partition(ACTOR)
+            return Action("turn", int(seat), choice)
+        return Action(decision.kind, decision.decider, value)
+
+    def describe_choice(self, decision: Decision, value: str) -> str:
+        if decision.kind == "reveal":
+            return self.lines("revealed", name=self.name_of(decision.decider),
+                              cards=self.cards_said(read_out(value)))
+        return self.describe_action(self.action_for(decision, value))
+
+    def describe_action(self, action: Action) -> str:
+        """A past move in words, e.g. for "Undone: Fox added a card to module two"."""
+        if action.kind == "first_player" or action.player is None:
+            if action.choice == HOST_PICKS:
+                return self.lines("moved_first_lot")
+            return self.lines("moved_first", name=self.name_of(int(action.choice)))
+        name = self.name_of(action.player)
+        if action.kind == "reveal":
+            return self.lines("moved_reveal", name=name, cards=self.cards_said(
+                read_out(action.choice)))
+        verb, _, target = action.choice.partition(":")
+        if verb == "add":
+            return self.lines("moved_add", name=name, module=self.number(int(target)))
+        if verb == "discard":
+            return self.lines("moved_discard", name=name, card=self.lines(f"a_{target}"))
+        return self.lines("moved_block", name=name, target=self.name_of(int(target)))
+
+    def skip_action(self, decision: Decision) -> Action | None:
+        return None
+
+    def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
+        facts, line = illegal.facts, self.lines
+        name = self.name_of(decision.decider) if decision.decider is not None else ""
+        reason = illegal.reason
+        if reason == "no_such_module":
+            return (line("add_which") if not facts["got"]
+                    else line("no_such_module", got=self.number(int(facts["got"]))))
+        if reason == "module_assembled":
+            return line("module_done", module=self.number(facts["module"]))
+        if reason == "unknown_card" and decision.kind == "turn":
+            return line("discard_which")
+        if reason == "none_left":
+            return line("none_left", total=CARDS_IN_BOX[facts["card"]],
+                        card=card_word(facts["card"]))
+        if reason == "no_such_seat" and decision.kind == "turn":
+            return line("block_whom")
+        if reason == "block_yourself":
+            return line("block_yourself")
+        if reason == "already_blocked":
+            return line("already_blocked", target=self.name_of(facts["target"]))
+        if reason == "no_blocks_left":
+            return line("no_blocks_left")
+        if reason == "no_block_in_hand":
+            return line("no_block_in_hand", name=self.name_of(facts["player"]))
+        if reason == "empty_hand":
+            return line("empty_hand", player=self.name_of(facts["player"]), name=name)
+        if reason == "not_your_turn":
+            return line("not_your_turn", name=name)
+        if reason == "wrong_count":
+            module = self.game.revealing + 1 if self.game.revealing is not None else 0
+            return line("wrong_count", module=self.number(module), cards=facts["cards"])
+        if reason == "more_than_the_game_has":
+            card = facts["card"]
+            return line("too_many_of", total=CARDS_IN_BOX[card], card=card_word(card),
+                        seen=CARDS_IN_BOX[card] - facts["face_down"])
+        return line("options", options=self.options_spoken(decision))
+
+    # -- what happened ----------------------------------------------------------------------
+
+    def narrate(self, events: Sequence[Event]) -> list[str]:
+        said: list[str] = []
+        sitting_out: list[int] = []  # empty hands skipped in a row: said in one line
+        for event in events:
+            if event.kind == "turn_skipped" and event.facts["reason"] == "empty_hand":
+                sitting_out.append(event.facts["player"])
+                continue
+            said += self._sit_out(sitting_out)
+            sitting_out = []
+            said += getattr(self, f"_say_{event.kind}", lambda facts: [])(event.facts)
+        return said + self._sit_out(sitting_out)
+
+    def _sit_out(self, seats: list[int]) -> list[str]:
+        if not seats:
+            return []
+        names = spoken_list([self.name_of(seat) for seat in seats])
+        return [self.lines("skipped_empty" if len(seats) == 1 else "skipped_empty_many",
+                           name=names)]
+
+    def _say_first_player(self, facts: dict[str, Any]) -> list[str]:
+        key = "first_by_lot" if facts["by_lot"] else "first_is"
+        return [self.lines(key, name=self.name_of(facts["player"]))]
+
+    def _say_card_added(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("card_added", name=self.name_of(facts["player"]),
+                           module=self.number(facts["module"]), count=facts["count"],
+                           demand=facts["demand"])]
+
+    def _say_module_full(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("module_full", name=self.name_of(facts["player"]),
+                           module=self.number(facts["module"]), cards=len(facts["demand"]))]
+
+    def _say_module_assembled(self, facts: dict[str, Any]) -> list[str]:
+        return [capital(self.lines("module_assembled", cards=self.cards_said(facts["cards"]),
+                                   module=self.number(facts["module"]),
+                                   assembled=facts["assembled"]))]
+
+    def _say_module_failed(self, facts: dict[str, Any]) -> list[str]:
+        return [capital(self.lines("module_failed", cards=self.cards_said(facts["cards"]),
+                                   module=self.number(facts["module"]),
+                                   demand=self.cards_said(facts["demand"])))]
+
+    def _say_card_discarded(self, facts: dict[str, Any]) -> list[str]:
+        card = self.lines(f"a_{facts['card']}")
+        return [capital(self.lines("card_discarded", name=self.name_of(facts["player"]),
+                                   card=card))]
+
+    def _say_block_played(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("block_played", name=self.name_of(facts["player"]),
+                           target=self.name_of(facts["target"]))]
+
+    def _say_card_drawn(self, facts: dict[str, Any]) -> list[str]:
+        name, left = self.name_of(facts["player"]), facts["deck"]
+        if left == 0:
+            return [self.lines("draw_last", name=name)]
+        if left <= self.settings.low_deck:
+            return [self.lines("draw_low", name=name, left=self.deck_said(left))]
+        return [self.lines("draw", name=name)]
+
+    def _say_turn_skipped(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("skipped_blocked", name=self.name_of(facts["player"]))]
+
+    def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
+        key = f"{facts['winner']}_win" + ("_none" if facts["assembled"] == 0 else "")
+        return [self.lines(key, assembled=facts["assembled"])]
+
+    # -- what the table can ask for ---------------------------------------------------------
+
+    def context(self, decision: Decision) -> dict[str, Any]:
+        game = self.game
+        facts: dict[str, Any] = {
+            "deck": game.deck, "hands": list(game.hands),
+            "modules": [m.cards for m in game.modules],
+            "assembled": [n for n, m in enumerate(game.modules, 1) if m.assembled],
+            "blocked": sorted(game.blocked), "discard_pile": list(game.discard_pile)}
+        if game.revealing is not None:
+            facts["module"] = game.revealing + 1
+        return facts
+
+    def recap(self, decision: Decision) -> list[str]:
+        return [self.status()]
+
+    def help(self) -> str:
+        return self.lines("help")
+
+    def standings(self) -> str:
+        game = self.game
+        if game.winner is not None:
+            return self.lines(f"progress_over_{game.winner}", assembled=game.assembled())
+        return self.lines("progress", assembled=game.assembled(), deck=self.deck_said(game.deck))
+
+    def tally(self) -> str:
+        pile = self.game.discard_pile
+        return (self.lines("discard_pile", cards=self.counted(pile)) if pile
+                else self.lines("discard_pile_empty"))
+
+    def status(self) -> str:
+        """The modules, the deck, the hands, the blocks, and whose turn it is."""
+        game, line = self.game, self.lines
+        if game.winner is not None:
+            return self.standings()
+        modules = [line("status_module_done", module=self.number(n)) if m.assembled
+                   else line("status_module", module=self.number(n), count=m.cards,
+                             demand=len(m.demand))
+                   for n, m in enumerate(game.modules, 1)]
+        said = [line("status_intro"), line("status_modules", modules="; ".join(modules)),
+                line("status_deck", deck=self.deck_said(game.deck)) if game.deck
+                else line("status_deck_empty")]
+        if len(set(game.hands)) == 1:
+            said.append(line("status_hands_same", cards=self.hand(game.hands[0])))
+        else:
+            hands = [line("status_hand", name=self.name_of(s), count=n)
+                     for s, n in enumerate(game.hands)]
+            said.append(line("status_hands", hands=", ".join(hands)))
+        if game.blocked:
+            said.append(line("status_blocked",
+                             names=spoken_list([self.name_of(s) for s in sorted(game.blocked)])))
+        said.append(self.tally())
+        if game.turn is not None:
+            if game.revealing is not None:
+                said.append(line("status_reveal", name=self.name_of(game.turn),
+                                 module=self.number(game.revealing + 1)))
+            else:
+                said.append(line("status_turn", name=self.name_of(game.turn)))
+        return " ".join(said)
