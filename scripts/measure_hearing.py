@@ -7,6 +7,9 @@ Prints, per voice and condition, the share of clips given the right intent and t
 a wrong one, then the false accepts. The numbers in the README's recognition section come from
 
     python scripts/measure_hearing.py --voices test,variants [--floor 0.5] [--misses]
+
+(--whole-utterance: decode each clip in one piece, with pocketsphinx's batch CMN, instead of
+streaming it as the live ears do.)
 """
 
 from __future__ import annotations
@@ -65,13 +68,16 @@ def main() -> None:
     parser.add_argument("--voices", default="test", help="comma-separated: test, variants")
     parser.add_argument("--floor", type=float, default=DEFAULT_FLOOR)
     parser.add_argument("--misses", action="store_true", help="list every option clip missed")
+    parser.add_argument("--whole-utterance", action="store_true",
+                        help="decode each clip in one piece (batch CMN) instead of streaming")
     args = parser.parse_args()
     began = time.perf_counter()
     for name in args.voices.split(","):
         voices = VOICE_SETS[name]
         inside, outside = build_corpus(voices)
         started = time.perf_counter()
-        heard = hear_in_parallel([*inside, *outside], floor=args.floor)
+        heard = hear_in_parallel([*inside, *outside], floor=args.floor,
+                                 whole_utterance=args.whole_utterance)
         print(f"\n== {name} voices, floor {args.floor}: {len(inside)} option clips,"
               f" {len(outside)} out-of-option clips, heard in"
               f" {time.perf_counter() - started:.0f} s")

@@ -40,6 +40,19 @@ def test_hear_gives_the_intent(tmp_path: Path, said: str, decision: str, intent:
     assert result["timings"]["audio_seconds"] > 0.2
 
 
+@pytest.mark.parametrize(("said", "decision", "value"), [
+    ("add to module two", "turn", "add:2"),
+    ("add to module five", "turn", "add:5"),  # heard, so the host can say why it cannot be
+    ("discard energy", "turn", "discard:energy"),
+    ("mechanics electronics energy", "reveal", "mechanics,electronics,energy"),
+])
+def test_hear_knows_secret_operation(tmp_path: Path, said: str, decision: str,
+                                     value: str) -> None:
+    wav = speak_wav(said, PLAIN, tmp_path / "said.wav")
+    result = hear(wav, "--game", "secret-operation", "--decision", decision, "--players", "6")
+    assert (result["intent"], result["value"]) == ("choose", value)
+
+
 def test_chatter_is_not_understood(tmp_path: Path) -> None:
     wav = speak_wav("did you see the game last night", PLAIN, tmp_path / "chatter.wav")
     result = hear(wav, "--decision", "answer")

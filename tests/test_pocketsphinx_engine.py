@@ -162,6 +162,17 @@ def test_streaming_in_chunks_hears_the_same_as_one_block(fox: bytes, chunk_bytes
     assert got.audio_seconds == pytest.approx(len(fox) / 2 / SAMPLE_RATE)
 
 
+def test_whole_utterance_decoding_hears_like_streaming(fox: bytes) -> None:
+    # The batch-CMN mode that scripts/measure_hearing.py --whole-utterance measures.
+    streamed, whole = PocketsphinxRecognizer(), PocketsphinxRecognizer(whole_utterance=True)
+    pointing, answers = grammar_for(("point", 3)), grammar_for(("answer", 4))
+    for engine in (streamed, whole):
+        assert hear(engine, pointing, fox)[0].raw_text == "fox"
+        assert hear(engine, answers, fox)[1] is None, "fox is none of the answers"
+    hearing = recognize(whole, bytes(2 * SAMPLE_RATE))  # one second of int16 silence
+    assert hearing.text == "" and hearing.audio_seconds == pytest.approx(1.0)
+
+
 def test_digital_silence_alone_is_not_understood() -> None:
     engine = PocketsphinxRecognizer()
     hearing, intent = hear(engine, grammar_for(("answer", 4)), bytes(SAMPLE_RATE * 2))

@@ -80,9 +80,11 @@ def parser() -> argparse.ArgumentParser:
                       help="listen as the host does for: answer, point, squad, ready, confirm, "
                            "deck_number (a group of three digits)")
     hear.add_argument("--players", type=int, default=10)
-    hear.add_argument("--game", choices=("secret-squad", "ferret-out"), default="secret-squad",
+    hear.add_argument("--game", choices=("secret-squad", "ferret-out", "secret-operation"),
+                      default="secret-squad",
                       help="whose decisions --decision names (Ferret Out: number, accuse, "
-                           "guess, weasel, ferret_word, study)")
+                           "guess, weasel, ferret_word, study; Secret Operation: "
+                           "first_player, turn, reveal)")
     hear.add_argument("--pouch", type=int, default=0,
                       help="Ferret Out guess: the pouch pair whose twelve words are offered")
 

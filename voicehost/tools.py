@@ -15,6 +15,7 @@ from voicehost.cards.printed import DECK_DECISION, DeckNumberGrammar
 from voicehost.games.ferret_out import MAX_PLAYERS
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.host import command_groups, confirm_grammar, decision_grammar
+from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar, Intent
@@ -51,6 +52,9 @@ def hear_grammar(phrases: str | None, decision: str, players: int,
     if game == "ferret-out":
         ferret = FerretOutTable(Seats.default(min(players, MAX_PLAYERS)), seed=0)
         return decision_grammar(ferret, ferret.example_decision(decision, pouch))
+    if game == "secret-operation":
+        operation = SecretOperationTable(Seats.default(max(4, players)), seed=0)
+        return decision_grammar(operation, operation.example_decision(decision))
     table = SecretSquadTable(Seats.default(players), seed=0)
     return decision_grammar(table, table.example_decision(decision))
 

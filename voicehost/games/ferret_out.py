@@ -114,6 +114,14 @@ def cfo_for(round_number: int, players: int) -> int:
 
 
 @dataclass(frozen=True)
+class PrintedRound:
+    """A round played with printed cards: the engine knows the Weasel and the Ferrets' row."""
+
+    weasel: int  # a seat
+    ferret_words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Settings:
     end: str | int = "rounds"  # "rounds": after 8 rounds; 15 or 20: once someone has that many
 
@@ -201,6 +209,7 @@ class FerretOut:
         seed: int,
         pouches: Sequence[PouchPair],
         settings: Settings | None = None,
+        printed: Sequence[PrintedRound] | None = None,
     ) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise IllegalAction("player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, got=players)
@@ -211,6 +220,9 @@ class FerretOut:
             raise IllegalAction("bad_end", options=ENDINGS, got=self.settings.end)
         self.players = players
         self.pouches = tuple(pouches)
+        # Printed cards: the secrets are known, the reveal asks nothing and the game ends at
+        # the last printed row at the latest (a tie there is shared).
+        self.printed = None if printed is None else tuple(printed)
         self._shelf_rng = random.Random(seed)
         # The die has its own stream so the pouches of later sets don't depend on the rolls.
         self.die = random.Random(f"{seed}/die")
@@ -349,15 +361,27 @@ class FerretOut:
         if len(self.accusations) < self.players:
             return []
         self.phase = "guess" if self.named_themselves() else "weasel"
-        return [Event("accusations_done", {"round": self.round,
+        done = [Event("accusations_done", {"round": self.round,
                                            "accusations": self._accusations_in_seat_order(),
                                            "named_themselves": sorted(self.named_themselves())})]
+        return done + (self._printed_reveal() if self.phase == "weasel" else [])
 
     def _on_guess(self, action: Action) -> list[Event]:
         self.guesses[action.player] = action.choice
         if len(self.guesses) == len(self.named_themselves()):
             self.phase = "weasel"
+            return self._printed_reveal()
         return []
+
+    def _printed_reveal(self) -> list[Event]:
+        """With printed cards the engine knows the secrets: it scores without asking."""
+        if self.printed is None:
+            return []
+        assert self.number is not None
+        row = self.printed[self.round - 1]
+        self.weasel = row.weasel
+        self.ferret_word = row.ferret_words[self.number - 1]
+        return self._score_round()
 
     def _on_weasel(self, action: Action) -> list[Event]:
         self.weasel = int(action.choice)
@@ -389,8 +413,9 @@ class FerretOut:
             "points": points, "breakdown": [award.to_json() for award in awards],
             "scores": list(self.scores),
         })]
-        if end_reached(self.round, self.scores, self.settings.end):
-            if len(leaders(self.scores)) == 1:
+        last_row = self.printed is not None and self.round >= len(self.printed)
+        if end_reached(self.round, self.scores, self.settings.end) or last_row:
+            if len(leaders(self.scores)) == 1 or last_row:
                 self.phase = "over"
                 return events + [Event("game_over", {"scores": list(self.scores),
                                                      "winners": self.winners()})]

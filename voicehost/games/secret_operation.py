@@ -78,6 +78,7 @@ MIN_PLAYERS, MAX_PLAYERS = 4, 10
 SOURCES = ("rulebook", "voicehost")
 HOST_PICKS = "host_picks"
 ENGINEERS, IMPOSTORS = "engineers", "impostors"
+ENGINEER, IMPOSTOR = "engineer", "impostor"  # one identity card
 
 Demand = tuple[str, ...]
 
@@ -212,12 +213,21 @@ def in_card_order(cards: Sequence[str]) -> list[str]:
 
 
 class SecretOperation:
-    def __init__(self, players: int, seed: int, modules: Sequence[Sequence[str]]) -> None:
+    def __init__(self, players: int, seed: int, modules: Sequence[Sequence[str]],
+                 identities: Sequence[str] | None = None) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise IllegalAction("player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, got=players)
         self.players = players
         self.rng = random.Random(seed)
         self.impostors = impostor_count(players)
+        # Printed identity cards: seat by seat, "engineer" or "impostor"; then the engine knows
+        # the seats of each side and `winners()` names them.
+        self.identities = None if identities is None else tuple(identities)
+        if self.identities is not None and (
+                len(self.identities) != players
+                or self.identities.count(IMPOSTOR) != self.impostors
+                or self.identities.count(ENGINEER) != players - self.impostors):
+            raise IllegalAction("bad_identities", identities=self.identities)
         self.modules = [Module(demand) for demand in check_robot(modules)]
         self.set_aside = set_aside_count(players)
         self.deck = starting_deck(players)
@@ -473,8 +483,19 @@ class SecretOperation:
         self.phase = "over"
         self.turn = None
         self.winner = side
-        return Event("game_over", {"winner": side, "assembled": self.assembled()})
+        facts: dict[str, Any] = {"winner": side, "assembled": self.assembled()}
+        if self.identities is not None:
+            facts["winners"] = self.winners()
+        return Event("game_over", facts)
+
+    def impostor_seats(self) -> list[int]:
+        """With printed identity cards, who the impostors are; else empty."""
+        return [s for s, who in enumerate(self.identities or ()) if who == IMPOSTOR]
 
     def winners(self) -> list[int]:
-        """Seats are unknown to the engine (identity cards are physical); see `winner`."""
-        return []
+        """The winning side's seats with printed identity cards; with physical ones the seats
+        are unknown to the engine (see `winner`) and this is empty."""
+        if self.identities is None or self.winner is None:
+            return []
+        side = IMPOSTOR if self.winner == IMPOSTORS else ENGINEER
+        return [s for s, who in enumerate(self.identities) if who == side]

@@ -4,16 +4,30 @@ The players hold the sleeves, so the host knows no secret: it names the number, 
 clues (free speech, kept as words or as recordings, see voicehost/host/clips.py), times the
 study, hears whom everyone named and the guesses, asks the reveal, and scores aloud.
 
+With printed cards (`cards`, see voicehost/cards/) the host knows each row's Weasel card and
+words: it deals by voice, names the row and the number, skips the reveal questions and says
+who was the Weasel and the Ferrets' word itself.
+
 A guess is never listed aloud: the twelve words of a round are the Ferrets' row and the
 Weasel's row, and hearing both would tell the Weasel the word they are guessing.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from voicehost.cards.deck import Deck, DeckNumberError
+from voicehost.cards.layout import FerretLayout, ferret_layout, letters
+from voicehost.cards.printed import (
+    DECK_DECISION,
+    DeckNumberGrammar,
+    PrintedCards,
+    first_groups,
+    say_digits,
+)
 from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.games.ferret_out import (
     NUMBERS,
@@ -21,6 +35,7 @@ from voicehost.games.ferret_out import (
     ROLL,
     FerretOut,
     PouchPair,
+    PrintedRound,
     Settings,
     sleeve_for,
 )
@@ -28,12 +43,13 @@ from voicehost.host.clips import Playback, Said
 from voicehost.host.host import Timer
 from voicehost.host.lines import Lines, spoken_list
 from voicehost.host.table import Seats, settings_from
-from voicehost.intents.grammar import Intent
+from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
 
 ENDS = ("rounds", "15", "20")
 LAST_CALL_S = 10  # besides half time, a long study timer warns this many seconds before the end
 LONG_PROMPTS = ("number", "clue", "accuse", "guess")  # said in full once a round, then short
+ASK = "ask"  # printed cards whose deck number the host asks for at the table
 
 
 @dataclass(frozen=True)
@@ -61,32 +77,108 @@ def deck() -> list[PouchPair]:
 class FerretOutTable:
     name = "ferret_out"
     title = "Ferret Out"
+    printed_cards = True  # `cards`: None (the boxed sleeves), "ask", or a deck number
 
-    def __init__(self, seats: Seats, seed: int, settings: TableSettings | None = None) -> None:
+    def __init__(self, seats: Seats, seed: int, settings: TableSettings | None = None,
+                 cards: str | None = None) -> None:
         self.seats = seats
         self.seed = seed
         self.settings = (settings or TableSettings()).check()
+        self.cards = cards
         self.pouches = deck()
-        self.lines = Lines("common/lines.yaml", "ferret_out/lines.yaml", seed=seed)
+        self.lines = Lines("common/lines.yaml", "ferret_out/lines.yaml", "cards/lines.yaml",
+                           seed=seed)
         self.intents = load_yaml("ferret_out/intents.yaml")
-        self.game = self._new_game()
+        if cards is not None:
+            self._check_printed(cards)
+        self.game: Any = self._new_game()
         self._prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
 
     @classmethod
-    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any]) -> FerretOutTable:
-        return cls(seats, seed, settings_from(TableSettings, settings))
+    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
+                     cards: str | None = None) -> FerretOutTable:
+        return cls(seats, seed, settings_from(TableSettings, settings), cards)
 
     @classmethod
     def from_setup(cls, record: dict[str, Any]) -> FerretOutTable:
         return cls(Seats(tuple(record["names"])), record["seed"],
-                   TableSettings(**record.get("settings", {})))
+                   TableSettings(**record.get("settings", {})), record.get("cards"))
 
     def setup_record(self) -> dict[str, Any]:
-        return {"type": "setup", "game": self.name, "names": list(self.seats.names),
-                "seed": self.seed, "settings": vars(self.settings)}
+        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
+                  "seed": self.seed, "settings": vars(self.settings)}
+        return record if self.cards is None else {**record, "cards": self.cards}
 
-    def _new_game(self) -> FerretOut:
-        return FerretOut(len(self.seats.names), self.seed, self.pouches, self.settings.rules())
+    def _new_game(self) -> Any:
+        if self.cards is None:
+            return FerretOut(len(self.seats.names), self.seed, self.pouches,
+                             self.settings.rules())
+        deck = None if self.cards == ASK else Deck.read(self.cards)
+        return PrintedCards("ferret-out", len(self.seats.names), deck, self._printed_game)
+
+    # -- printed cards ----------------------------------------------------------------------
+
+    def _check_printed(self, cards: str) -> None:
+        """ValueError (a sentence for the table) when these cards cannot host this game."""
+        if cards == ASK:
+            return
+        try:
+            deck = Deck.read(cards)
+        except DeckNumberError as wrong:
+            raise ValueError(f"{cards} is not a deck number: "
+                             f"{self.lines(wrong.reason, **wrong.facts)}") from None
+        if deck.game != "ferret-out" or deck.players != len(self.seats.names):
+            raise ValueError(f"deck {deck.printed} is for {deck.game} with {deck.players} "
+                             f"players, not ferret-out with {len(self.seats.names)}")
+
+    def card_letters(self) -> tuple[str, ...]:
+        """The card each seat takes, seat by seat: shuffled by the game's seed."""
+        dealt = list(letters(len(self.seats.names)))
+        random.Random(f"{self.seed}/cards").shuffle(dealt)
+        return tuple(dealt)
+
+    def _seat_of_card(self, card: int) -> int:
+        return self.card_letters().index(letters(len(self.seats.names))[card])
+
+    def _printed_game(self, deck: Deck) -> FerretOut:
+        rows = ferret_layout(deck).rows
+        printed = [PrintedRound(self._seat_of_card(row.weasel), row.ferret_words)
+                   for row in rows]
+        return FerretOut(deck.players, deck.seed, self.pouches, self.settings.rules(), printed)
+
+    @property
+    def printed(self) -> PrintedCards | None:
+        return self.game if isinstance(self.game, PrintedCards) else None
+
+    def waiting_for_deck(self) -> bool:
+        return self.printed is not None and self.printed.inner is None
+
+    def layout(self) -> FerretLayout | None:
+        if self.printed is None or self.printed.deck is None:
+            return None
+        return ferret_layout(self.printed.deck)
+
+    def secrets(self) -> dict[str, Any] | None:
+        """What the host knows and the table must not hear before each reveal (for the event
+        stream, marked secret); None while the cards are the boxed sleeves or not known yet."""
+        layout = self.layout()
+        if layout is None:
+            return None
+        names = self.seats.names
+        return {"deck": layout.deck.number,
+                "cards": dict(zip(names, self.card_letters(), strict=True)),
+                "rounds": [{"round": row.round, "row": row.round,
+                            "weasel": names[self._seat_of_card(row.weasel)],
+                            "ferret_words": list(row.ferret_words),
+                            "weasel_words": list(row.weasel_words)} for row in layout.rows]}
+
+    def grammar(self, decision: Decision, commands: list[tuple[Intent, list[str]]]
+                ) -> Grammar | None:
+        """The deck number is heard digit by digit; every other decision uses `choices`."""
+        if decision.kind != DECK_DECISION:
+            return None
+        first = None if self.game.heard else first_groups("ferret-out")
+        return DeckNumberGrammar(commands, first)
 
     def replay(self, actions: Sequence[Action]) -> None:
         self.game = self._new_game()
@@ -119,6 +211,14 @@ class FerretOutTable:
 
     def _round_start(self) -> str:
         game = self.game
+        if self.printed is not None:
+            start = self.lines("printed_round_start", round=game.round,
+                               cfo=self.name_of(game.cfo))
+            if game.round > 1:
+                return start
+            takes = " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
+                             for seat, letter in enumerate(self.card_letters()))
+            return f"{self.lines('printed_deal', takes=takes)} {start}"
         sleeve = sleeve_for(game.round)
         key = "tie_round" if game.round > 8 and game.settings.end == "rounds" else "round_start"
         return self.lines(key, round=game.round, cfo=self.name_of(game.cfo),
@@ -132,6 +232,8 @@ class FerretOutTable:
 
     def prompt(self, decision: Decision) -> str:
         line, game = self.lines, self.game
+        if decision.kind == DECK_DECISION:
+            return line("deck_ask_rest" if game.heard else "deck_ask")
         long = decision.kind in LONG_PROMPTS and self._first_time(decision.kind)
         if decision.kind == "number":
             ask = line("number_prompt", cfo=self.name_of(game.cfo))
@@ -156,8 +258,8 @@ class FerretOutTable:
 
     def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
         kind = decision.kind
-        if kind == "clue":
-            return []  # free speech
+        if kind in ("clue", DECK_DECISION):
+            return []  # free speech, or heard through `grammar`
         if kind == "study":
             return [(Intent("choose", "ready"), t)
                     for t in load_yaml("common/intents.yaml")["ready"].values()]
@@ -197,6 +299,8 @@ class FerretOutTable:
         if kind == "ferret_word":
             a, b = decision.options
             return self.lines("options_ferret_word", a=a, b=b)
+        if kind == DECK_DECISION:
+            return self.lines("deck_options")
         return self.lines(f"options_{kind}")
 
     def action_for(self, decision: Decision, value: str) -> Action:
@@ -225,6 +329,8 @@ class FerretOutTable:
         return None
 
     def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
+            return self.lines(illegal.reason, **illegal.facts)
         if illegal.reason == "clue_is_one_word":
             return self.lines("one_word")
         return self.lines("options", options=self.options_spoken(decision))
@@ -248,7 +354,21 @@ class FerretOutTable:
 
     def _say_number_chosen(self, facts: dict[str, Any]) -> list[str]:
         rolled = [self.lines("rolled", number=facts["number"])] if facts["rolled"] else []
-        return rolled + [self.lines("number_chosen", number=facts["number"])]
+        return rolled + [self._number_line(facts["round"], facts["number"])]
+
+    def _number_line(self, round_number: int, number: int) -> str:
+        if self.printed is not None:
+            return self.lines("printed_number", number=number, row=round_number)
+        return self.lines("number_chosen", number=number)
+
+    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
+
+    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines(facts["reason"], **facts)]
+
+    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
 
     def _say_clue_given(self, facts: dict[str, Any]) -> list[str]:
         seat, said = facts["player"], Said.parse(facts["clue"])
@@ -283,6 +403,12 @@ class FerretOutTable:
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
         said = [self.lines("round_over", round=facts["round"],
                            weasel=self.name_of(facts["weasel"]))]
+        layout = self.layout()
+        if layout is not None:
+            row = layout.rows[facts["round"] - 1]
+            at = row.ferret_words.index(facts["ferret_word"])
+            said.append(self.lines("printed_words", ferret=row.ferret_words[at],
+                                   weasel=row.weasel_words[at]))
         for seat, points in enumerate(facts["points"]):
             name = self.name_of(seat)
             reasons = [self.lines(f"reason_{award['rule']}") for award in facts["breakdown"]
@@ -306,14 +432,18 @@ class FerretOutTable:
 
     def context(self, decision: Decision) -> dict[str, Any]:
         """Public facts for the event stream: the round and, once said aloud, the number."""
+        if self.waiting_for_deck():
+            return {}
         return {"round": self.game.round, "number": self.game.number}
 
     def recap(self, decision: Decision) -> list[str]:
+        if self.waiting_for_deck():
+            return []
         recap = [self.lines("recap_round", round=self.game.round)]
         if decision.kind == "number":
             return recap
         if self.game.number is not None:
-            recap.append(self.lines("number_chosen", number=self.game.number))
+            recap.append(self._number_line(self.game.round, self.game.number))
         if self.game.clues:
             recap += [self.lines("recap_clues"), *self.read_clues()]
         return recap
@@ -332,12 +462,14 @@ class FerretOutTable:
 
     def tally(self) -> list[str]:
         """This round's clues, read back (recordings played)."""
-        if not self.game.clues:
+        if self.waiting_for_deck() or not self.game.clues:
             return [self.lines("no_clues")]
         return [self.lines("clues_intro"), *self.read_clues()]
 
     def status(self) -> str:
         game = self.game
+        if self.waiting_for_deck():
+            return self.lines("deck_ask_rest" if game.heard else "deck_ask")
         return " ".join([self.lines("status", round=game.round, cfo=self.name_of(game.cfo),
                                     phase=self.lines(f"phase_{game.phase}")),
                          self.standings()])

@@ -14,12 +14,22 @@ too much like "add to module two".
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import product
 from typing import Any
 
+from voicehost.cards.deck import Deck, DeckNumberError
+from voicehost.cards.layout import letters, operation_layout
+from voicehost.cards.printed import (
+    DECK_DECISION,
+    DeckNumberGrammar,
+    PrintedCards,
+    first_groups,
+    say_digits,
+)
 from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.games.secret_operation import (
     BLOCK,
@@ -30,17 +40,20 @@ from voicehost.games.secret_operation import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     SecretOperation,
+    impostor_count,
     in_card_order,
     read_boards,
     read_out,
+    set_aside_count,
     starting_deck,
 )
 from voicehost.host.lines import Lines, spoken_list
 from voicehost.host.table import Seats, settings_from
-from voicehost.intents.grammar import Intent
+from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
 
 ACTOR = "|"  # "<seat>|<choice>": a move said by a named player
+ASK = "ask"  # printed cards whose deck number the host asks for at the table
 
 
 @dataclass(frozen=True)
@@ -62,8 +75,10 @@ class SecretOperationTable:
     name = "secret_operation"
     title = "Secret Operation"
     score_events = ("module_assembled", "module_failed")  # streamed as "score" events
+    printed_cards = True  # `cards`: None (the boxed identity cards), "ask", or a deck number
 
-    def __init__(self, seats: Seats, seed: int, settings: Settings | None = None) -> None:
+    def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
+                 cards: str | None = None) -> None:
         players = len(seats.names)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Secret Operation is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
@@ -79,26 +94,92 @@ class SecretOperationTable:
         harder = self.settings.super_engineer
         self.boards = [m["board"] for m in boards["challenge"][:harder]]
         self.boards += [m["board"] for m in boards["robots"][players][harder:]]
-        self.lines = Lines("common/lines.yaml", "secret_operation/lines.yaml", seed=seed)
+        self.lines = Lines("common/lines.yaml", "secret_operation/lines.yaml",
+                           "cards/lines.yaml", seed=seed)
         self.intents = load_yaml("secret_operation/intents.yaml")
-        self.game = self._new_game()
+        self.cards = cards
+        if cards is not None:
+            self._check_printed(cards)
+        self.game: Any = self._new_game()
 
     @classmethod
-    def from_options(cls, seats: Seats, seed: int,
-                     settings: dict[str, Any]) -> SecretOperationTable:
-        return cls(seats, seed, settings_from(Settings, settings))
+    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
+                     cards: str | None = None) -> SecretOperationTable:
+        return cls(seats, seed, settings_from(Settings, settings), cards)
 
     @classmethod
     def from_setup(cls, record: dict[str, Any]) -> SecretOperationTable:
         return cls(Seats(tuple(record["names"])), record["seed"],
-                   Settings(**record.get("settings", {})))
+                   Settings(**record.get("settings", {})), record.get("cards"))
 
     def setup_record(self) -> dict[str, Any]:
-        return {"type": "setup", "game": self.name, "names": list(self.seats.names),
-                "seed": self.seed, "settings": asdict(self.settings)}
+        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
+                  "seed": self.seed, "settings": asdict(self.settings)}
+        return record if self.cards is None else {**record, "cards": self.cards}
 
-    def _new_game(self) -> SecretOperation:
-        return SecretOperation(len(self.seats.names), self.seed, self.robot)
+    def _new_game(self) -> Any:
+        if self.cards is None:
+            return SecretOperation(len(self.seats.names), self.seed, self.robot)
+        deck = None if self.cards == ASK else Deck.read(self.cards)
+        return PrintedCards("secret-operation", len(self.seats.names), deck,
+                            self._printed_game)
+
+    # -- printed cards ----------------------------------------------------------------------
+
+    def _check_printed(self, cards: str) -> None:
+        """ValueError (a sentence for the table) when these cards cannot host this game."""
+        if cards == ASK:
+            return
+        try:
+            deck = Deck.read(cards)
+        except DeckNumberError as wrong:
+            raise ValueError(f"{cards} is not a deck number: "
+                             f"{self.lines(wrong.reason, **wrong.facts)}") from None
+        if deck.game != "secret-operation" or deck.players != len(self.seats.names):
+            raise ValueError(f"deck {deck.printed} is for {deck.game} with {deck.players} "
+                             f"players, not secret-operation with {len(self.seats.names)}")
+
+    def card_letters(self) -> tuple[str, ...]:
+        """The identity card each seat takes, seat by seat: shuffled by the game's seed."""
+        dealt = list(letters(len(self.seats.names)))
+        random.Random(f"{self.seed}/cards").shuffle(dealt)
+        return tuple(dealt)
+
+    def _printed_game(self, deck: Deck) -> SecretOperation:
+        on_card = operation_layout(deck).identities
+        cards = letters(deck.players)
+        identities = [on_card[cards.index(letter)] for letter in self.card_letters()]
+        return SecretOperation(deck.players, self.seed, self.robot, identities)
+
+    @property
+    def printed(self) -> PrintedCards | None:
+        return self.game if isinstance(self.game, PrintedCards) else None
+
+    def waiting_for_deck(self) -> bool:
+        return self.printed is not None and self.printed.inner is None
+
+    @property
+    def rules(self) -> SecretOperation:
+        """The rules engine itself (with printed cards, `game.deck` is the printed deck)."""
+        return self.game.inner if isinstance(self.game, PrintedCards) else self.game
+
+    def secrets(self) -> dict[str, Any] | None:
+        """Who is what, for the event stream (marked secret); None with the boxed cards or
+        while the deck number is not known yet."""
+        if self.printed is None or self.printed.deck is None:
+            return None
+        names = self.seats.names
+        return {"deck": self.printed.deck.number,
+                "cards": dict(zip(names, self.card_letters(), strict=True)),
+                "identities": dict(zip(names, self.game.identities, strict=True))}
+
+    def grammar(self, decision: Decision, commands: list[tuple[Intent, list[str]]]
+                ) -> Grammar | None:
+        """The deck number is heard digit by digit; every other decision uses `choices`."""
+        if decision.kind != DECK_DECISION:
+            return None
+        first = None if self.game.heard else first_groups("secret-operation")
+        return DeckNumberGrammar(commands, first)
 
     def example_decision(self, kind: str, seat: int = 0) -> Decision:
         """The decision of `kind` as the host would ask it (for `voicehost hear`); sets the
@@ -159,20 +240,22 @@ class SecretOperationTable:
                 else self.lines("cards_left_many", count=count))
 
     def opening(self) -> list[str]:
-        game = self.game
-        names = spoken_list([self.name_of(seat) for seat in range(game.players)])
-        many = game.impostors > 1
-        impostors = (self.lines("impostors_many", count=game.impostors) if many
+        players = len(self.seats.names)
+        count, aside = impostor_count(players), set_aside_count(players)
+        names = spoken_list([self.name_of(seat) for seat in range(players)])
+        many = count > 1
+        impostors = (self.lines("impostors_many", count=count) if many
                      else self.lines("impostors_one"))
-        cards = (self.lines("impostor_cards_many", count=game.impostors) if many
+        cards = (self.lines("impostor_cards_many", count=count) if many
                  else self.lines("impostor_cards_one"))
-        said = [self.lines("intro", names=names, impostors=impostors),
-                self.lines("identities", impostors_cards=cards, engineers=game.players
-                           - game.impostors),
-                self.lines("robot", modules=self._robot_said()),
-                self.lines("deal", deck=starting_deck(game.players) + game.set_aside)]
-        if game.set_aside:
-            said.append(self.lines("set_aside", aside=game.set_aside, deck=game.deck))
+        said = [self.lines("intro", names=names, impostors=impostors)]
+        if self.printed is None:  # printed identity cards are dealt once the deck is known
+            said.append(self.lines("identities", impostors_cards=cards,
+                                   engineers=players - count))
+        said += [self.lines("robot", modules=self._robot_said()),
+                 self.lines("deal", deck=starting_deck(players) + aside)]
+        if aside:
+            said.append(self.lines("set_aside", aside=aside, deck=starting_deck(players)))
         return said
 
     def _robot_said(self) -> str:
@@ -188,6 +271,12 @@ class SecretOperationTable:
         return "; ".join(said)
 
     def prompt(self, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION:
+            return self.lines("deck_ask_rest" if self.game.heard else "deck_ask")
+        if decision.kind == "first_player" and self.printed is not None:
+            takes = " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
+                             for seat, letter in enumerate(self.card_letters()))
+            return f"{self.lines('printed_deal', takes=takes)} {self.lines('first_player')}"
         if decision.kind == "first_player":
             return self.lines("first_player")
         name = self.name_of(decision.decider)
@@ -195,7 +284,7 @@ class SecretOperationTable:
             module = self.game.revealing + 1 if self.game.revealing is not None else 0
             return self.lines("reveal_prompt", name=name, module=self.number(module),
                               cards=len(self.robot[module - 1]))
-        if self.game.deck == 0:
+        if self.rules.deck == 0:
             return self.lines("turn_no_draw", name=name,
                               cards=self.hand(self.game.hands[decision.decider]))
         return self.lines("turn", name=name)
@@ -203,6 +292,8 @@ class SecretOperationTable:
     # -- what the table may say -------------------------------------------------------------
 
     def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
+        if decision.kind == DECK_DECISION:
+            return []  # heard through `grammar`
         if decision.kind == "first_player":
             return self._first_player_choices()
         if decision.kind == "reveal":
@@ -284,6 +375,8 @@ class SecretOperationTable:
         return self.robot[index] if index is not None else ()
 
     def options_spoken(self, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION:
+            return self.lines("deck_options")
         if decision.kind == "first_player":
             names = spoken_list([self.name_of(seat) for seat in range(self.game.players)])
             return self.lines("options_first_player", names=names)
@@ -318,6 +411,8 @@ class SecretOperationTable:
 
     def describe_action(self, action: Action) -> str:
         """A past move in words, e.g. for "Undone: Fox added a card to module two"."""
+        if action.kind == DECK_DECISION:
+            return self.lines("undone_deck_number")
         if action.kind == "first_player" or action.player is None:
             if action.choice == HOST_PICKS:
                 return self.lines("moved_first_lot")
@@ -337,6 +432,8 @@ class SecretOperationTable:
         return None
 
     def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
+            return self.lines(illegal.reason, **illegal.facts)
         facts, line = illegal.facts, self.lines
         name = self.name_of(decision.decider) if decision.decider is not None else ""
         reason = illegal.reason
@@ -439,12 +536,28 @@ class SecretOperationTable:
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
         key = f"{facts['winner']}_win" + ("_none" if facts["assembled"] == 0 else "")
-        return [self.lines(key, assembled=facts["assembled"])]
+        if "winners" not in facts:
+            return [self.lines(key, assembled=facts["assembled"])]
+        impostors = spoken_list([self.name_of(s) for s in self.game.impostor_seats()])
+        return [self.lines(f"printed_{key}", assembled=facts["assembled"]),
+                self.lines("printed_impostors", names=impostors,
+                           winners=spoken_list([self.name_of(s) for s in facts["winners"]]))]
+
+    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
+
+    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines(facts["reason"], **facts)]
+
+    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
 
     # -- what the table can ask for ---------------------------------------------------------
 
     def context(self, decision: Decision) -> dict[str, Any]:
-        game = self.game
+        if self.waiting_for_deck():
+            return {}
+        game = self.rules
         facts: dict[str, Any] = {
             "deck": game.deck, "hands": list(game.hands),
             "modules": [m.cards for m in game.modules],
@@ -455,25 +568,31 @@ class SecretOperationTable:
         return facts
 
     def recap(self, decision: Decision) -> list[str]:
-        return [self.status()]
+        return [] if self.waiting_for_deck() else [self.status()]
 
     def help(self) -> str:
         return self.lines("help")
 
     def standings(self) -> str:
-        game = self.game
+        if self.waiting_for_deck():
+            return self.lines("deck_ask_rest" if self.game.heard else "deck_ask")
+        game = self.rules
         if game.winner is not None:
             return self.lines(f"progress_over_{game.winner}", assembled=game.assembled())
         return self.lines("progress", assembled=game.assembled(), deck=self.deck_said(game.deck))
 
     def tally(self) -> str:
+        if self.waiting_for_deck():
+            return self.lines("discard_pile_empty")
         pile = self.game.discard_pile
         return (self.lines("discard_pile", cards=self.counted(pile)) if pile
                 else self.lines("discard_pile_empty"))
 
     def status(self) -> str:
         """The modules, the deck, the hands, the blocks, and whose turn it is."""
-        game, line = self.game, self.lines
+        if self.waiting_for_deck():
+            return self.standings()
+        game, line = self.rules, self.lines
         if game.winner is not None:
             return self.standings()
         modules = [line("status_module_done", module=self.number(n)) if m.assembled
