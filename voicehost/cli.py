@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from voicehost.cards.printed import ASK
 from voicehost.host.events import EventStream
 from voicehost.host.table import Seats
 from voicehost.session import GAMES, default_journal, new_table, resume, start
@@ -41,7 +42,7 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("game", choices=sorted(GAMES), nargs="?", default="secret-squad")
     play.add_argument("--players", type=int, default=None,
                       help="how many play (default 4, or the count of the --cards deck)")
-    play.add_argument("--cards", nargs="?", const="ask", default=None, metavar="DECK",
+    play.add_argument("--cards", nargs="?", const=ASK, default=None, metavar="DECK",
                       help="play with printed cards (voicehost cards): their deck number, or "
                            "no number to have the host ask for it")
     play.add_argument("--names", default=None, help="comma-separated seat names")
@@ -128,7 +129,7 @@ def players_on_cards(cards: str | None) -> int | None:
     """The player count a deck number was printed for (None when there is none to read)."""
     from voicehost.cards.deck import Deck, DeckNumberError
 
-    if cards is None or cards == "ask":
+    if cards is None or cards == ASK:
         return None
     try:
         return Deck.read(cards).players

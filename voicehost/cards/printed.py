@@ -11,18 +11,47 @@ already holding the secrets the cards show, and every attribute is the engine's.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from voicehost.cards.deck import DIGITS, GROUP, PLAYER_RANGES, SEEDS, Deck, DeckNumberError
+from voicehost.cards.layout import letters
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
 from voicehost.intents.grammar import Grammar, Intent, normalize
 from voicehost.prompts_dir import load_yaml
 
+ASK = "ask"  # printed cards whose deck number the host asks for at the table
 DECK_DECISION = "deck_number"
 # The deck decision's one option stands for any digits read out: `DeckNumberGrammar` hears them
 # and `apply` checks them. (A decision with no options would be free speech to the host.)
 DECK_OPTIONS = ("digits",)
+
+
+def known_deck(cards: str) -> Deck | None:
+    """The deck `--cards` names, or None when the host is to ask for its number."""
+    return None if cards == ASK else Deck.read(cards)
+
+
+def check_deck(cards: str, game: str, players: int, lines: Callable[..., str]) -> None:
+    """ValueError (a sentence for the table) when these cards cannot host this game."""
+    if cards == ASK:
+        return
+    try:
+        deck = Deck.read(cards)
+    except DeckNumberError as wrong:
+        raise ValueError(f"{cards} is not a deck number: "
+                         f"{lines(wrong.reason, **wrong.facts)}") from None
+    if deck.game != game or deck.players != players:
+        raise ValueError(f"deck {deck.printed} is for {deck.game} with {deck.players} "
+                         f"players, not {game} with {players}")
+
+
+def dealt_letters(seed: int, players: int) -> tuple[str, ...]:
+    """The card each seat takes, seat by seat: shuffled by the game's seed."""
+    dealt = list(letters(players))
+    random.Random(f"{seed}/cards").shuffle(dealt)
+    return tuple(dealt)
 
 
 class PrintedCards:

@@ -14,18 +14,20 @@ Weasel's row, and hearing both would tell the Weasel the word they are guessing.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from voicehost.cards.deck import Deck, DeckNumberError
+from voicehost.cards.deck import Deck
 from voicehost.cards.layout import FerretLayout, ferret_layout, letters
 from voicehost.cards.printed import (
     DECK_DECISION,
     DeckNumberGrammar,
     PrintedCards,
+    check_deck,
+    dealt_letters,
     first_groups,
+    known_deck,
     say_digits,
 )
 from voicehost.games.base import Action, Decision, Event, IllegalAction
@@ -49,7 +51,6 @@ from voicehost.prompts_dir import load_yaml
 ENDS = ("rounds", "15", "20")
 LAST_CALL_S = 10  # besides half time, a long study timer warns this many seconds before the end
 LONG_PROMPTS = ("number", "clue", "accuse", "guess")  # said in full once a round, then short
-ASK = "ask"  # printed cards whose deck number the host asks for at the table
 
 
 @dataclass(frozen=True)
@@ -113,29 +114,18 @@ class FerretOutTable:
         if self.cards is None:
             return FerretOut(len(self.seats.names), self.seed, self.pouches,
                              self.settings.rules())
-        deck = None if self.cards == ASK else Deck.read(self.cards)
+        deck = known_deck(self.cards)
         return PrintedCards("ferret-out", len(self.seats.names), deck, self._printed_game)
 
     # -- printed cards ----------------------------------------------------------------------
 
     def _check_printed(self, cards: str) -> None:
         """ValueError (a sentence for the table) when these cards cannot host this game."""
-        if cards == ASK:
-            return
-        try:
-            deck = Deck.read(cards)
-        except DeckNumberError as wrong:
-            raise ValueError(f"{cards} is not a deck number: "
-                             f"{self.lines(wrong.reason, **wrong.facts)}") from None
-        if deck.game != "ferret-out" or deck.players != len(self.seats.names):
-            raise ValueError(f"deck {deck.printed} is for {deck.game} with {deck.players} "
-                             f"players, not ferret-out with {len(self.seats.names)}")
+        check_deck(cards, "ferret-out", len(self.seats.names), self.lines)
 
     def card_letters(self) -> tuple[str, ...]:
         """The card each seat takes, seat by seat: shuffled by the game's seed."""
-        dealt = list(letters(len(self.seats.names)))
-        random.Random(f"{self.seed}/cards").shuffle(dealt)
-        return tuple(dealt)
+        return dealt_letters(self.seed, len(self.seats.names))
 
     def _seat_of_card(self, card: int) -> int:
         return self.card_letters().index(letters(len(self.seats.names))[card])

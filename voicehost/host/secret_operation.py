@@ -14,20 +14,22 @@ too much like "add to module two".
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import product
 from typing import Any
 
-from voicehost.cards.deck import Deck, DeckNumberError
+from voicehost.cards.deck import Deck
 from voicehost.cards.layout import letters, operation_layout
 from voicehost.cards.printed import (
     DECK_DECISION,
     DeckNumberGrammar,
     PrintedCards,
+    check_deck,
+    dealt_letters,
     first_groups,
+    known_deck,
     say_digits,
 )
 from voicehost.games.base import Action, Decision, Event, IllegalAction
@@ -53,7 +55,6 @@ from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
 
 ACTOR = "|"  # "<seat>|<choice>": a move said by a named player
-ASK = "ask"  # printed cards whose deck number the host asks for at the table
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ class SecretOperationTable:
     def _new_game(self) -> Any:
         if self.cards is None:
             return SecretOperation(len(self.seats.names), self.seed, self.robot)
-        deck = None if self.cards == ASK else Deck.read(self.cards)
+        deck = known_deck(self.cards)
         return PrintedCards("secret-operation", len(self.seats.names), deck,
                             self._printed_game)
 
@@ -128,22 +129,11 @@ class SecretOperationTable:
 
     def _check_printed(self, cards: str) -> None:
         """ValueError (a sentence for the table) when these cards cannot host this game."""
-        if cards == ASK:
-            return
-        try:
-            deck = Deck.read(cards)
-        except DeckNumberError as wrong:
-            raise ValueError(f"{cards} is not a deck number: "
-                             f"{self.lines(wrong.reason, **wrong.facts)}") from None
-        if deck.game != "secret-operation" or deck.players != len(self.seats.names):
-            raise ValueError(f"deck {deck.printed} is for {deck.game} with {deck.players} "
-                             f"players, not secret-operation with {len(self.seats.names)}")
+        check_deck(cards, "secret-operation", len(self.seats.names), self.lines)
 
     def card_letters(self) -> tuple[str, ...]:
         """The identity card each seat takes, seat by seat: shuffled by the game's seed."""
-        dealt = list(letters(len(self.seats.names)))
-        random.Random(f"{self.seed}/cards").shuffle(dealt)
-        return tuple(dealt)
+        return dealt_letters(self.seed, len(self.seats.names))
 
     def _printed_game(self, deck: Deck) -> SecretOperation:
         on_card = operation_layout(deck).identities

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from voicehost.cards.deck import Deck, DeckNumberError
+from voicehost.cards.deck import Deck
 from voicehost.cards.layout import SQUAD_BOXES, letters, squad_layout
 from voicehost.cards.printed import (
     DECK_DECISION,
     DeckNumberGrammar,
     PrintedCards,
+    check_deck,
+    dealt_letters,
     first_groups,
+    known_deck,
     say_digits,
 )
 from voicehost.games.base import Action, Decision, Event, IllegalAction
@@ -25,9 +27,6 @@ from voicehost.prompts_dir import load_yaml
 
 def question_deck() -> list[dict[str, str]]:
     return load_yaml("secret_squad/questions.yaml")["cards"]
-
-
-ASK = "ask"  # printed cards whose deck number the host asks for at the table
 
 
 class SecretSquadTable:
@@ -66,7 +65,7 @@ class SecretSquadTable:
     def _new_game(self) -> Any:
         if self.cards is None:
             return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
-        deck = None if self.cards == ASK else Deck.read(self.cards)
+        deck = known_deck(self.cards)
         return PrintedCards("secret-squad", len(self.seats.names), deck, self._printed_game)
 
     # -- printed cards ----------------------------------------------------------------------
@@ -77,22 +76,11 @@ class SecretSquadTable:
         if self.settings.first_box < 1 or last > SQUAD_BOXES:
             raise ValueError(f"printed cards have boxes 1 to {SQUAD_BOXES}; rounds "
                              f"{self.settings.first_box} to {last} do not fit (set first_box)")
-        if cards == ASK:
-            return
-        try:
-            deck = Deck.read(cards)
-        except DeckNumberError as wrong:
-            raise ValueError(f"{cards} is not a deck number: "
-                             f"{self.lines(wrong.reason, **wrong.facts)}") from None
-        if deck.game != "secret-squad" or deck.players != len(self.seats.names):
-            raise ValueError(f"deck {deck.printed} is for {deck.game} with {deck.players} "
-                             f"players, not secret-squad with {len(self.seats.names)}")
+        check_deck(cards, "secret-squad", len(self.seats.names), self.lines)
 
     def card_letters(self) -> tuple[str, ...]:
         """The card each seat takes, seat by seat: shuffled by the game's seed."""
-        dealt = list(letters(len(self.seats.names)))
-        random.Random(f"{self.seed}/cards").shuffle(dealt)
-        return tuple(dealt)
+        return dealt_letters(self.seed, len(self.seats.names))
 
     def box(self, round_number: int) -> int:
         return self.settings.first_box + round_number - 1
