@@ -2,8 +2,10 @@
 
 Phrases and their intents come from the same place `voicehost hear` takes them
 (`voicehost.tools.hear_grammar`, i.e. the prompts' templates as the host expands them), so a
-phrase added to `prompts/` is measured and tested without touching this file. Each clip is
-heard as `voicehost hear` hears a WAV: set the grammar's phrases, recognize, match an intent.
+phrase added to `prompts/` is measured and tested without touching this file. Each clip goes
+through the steps `voicehost hear` takes (set the grammar's phrases, recognize, match an
+intent), but by one streaming engine that hears clip after clip, as the host's ears hear a
+game; `voicehost hear` hears each file alone (whole-utterance decoding from a cold start).
 """
 
 from __future__ import annotations
@@ -127,7 +129,8 @@ def build_corpus(voices: Sequence[Speaker]) -> tuple[list[Clip], list[Clip]]:
 
 
 def hear(recognizer: Recognizer, grammar: Grammar, pcm: bytes) -> tuple[Hearing, Intent | None]:
-    """What `voicehost hear` does with a WAV's audio (voicehost/tools.py run_hear)."""
+    """What `voicehost hear` does with a WAV's audio (voicehost/tools.py run_hear), given
+    the engine."""
     recognizer.set_phrases(grammar.phrases)
     hearing = recognize(recognizer, pcm)
     intent, _ = grammar.match(hearing.text)

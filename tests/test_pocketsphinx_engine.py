@@ -28,7 +28,7 @@ from hearing_corpus import (
     hear_in_parallel,
     right,
 )
-from speakers import SPEAKERS, VOICES, speak
+from speakers import SPEAKERS, VOICES, add_noise, speak
 
 from voicehost.speech.base import SAMPLE_RATE, recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer, missing_words
@@ -171,6 +171,21 @@ def test_whole_utterance_decoding_hears_like_streaming(fox: bytes) -> None:
         assert hear(engine, answers, fox)[1] is None, "fox is none of the answers"
     hearing = recognize(whole, bytes(2 * SAMPLE_RATE))  # one second of int16 silence
     assert hearing.text == "" and hearing.audio_seconds == pytest.approx(1.0)
+
+
+def test_whole_utterance_decoding_hears_a_clip_alike_whatever_came_before(fox: bytes) -> None:
+    """`voicehost hear` (one cold process per file) and the tests that hear many files in one
+    engine must agree: in whole-utterance mode nothing carries over between utterances."""
+    pointing = grammar_for(("point", 3))
+    fresh = PocketsphinxRecognizer(whole_utterance=True)
+    first = hear(fresh, pointing, fox)[0]
+    used = PocketsphinxRecognizer(whole_utterance=True)
+    for before in ("did you see the game last night", "i pointed at owl", "hahaha"):
+        hear(used, pointing, add_noise(speak(before, VOICES[1]), 10.0))
+    again = hear(used, pointing, fox)[0]
+    assert (again.text, again.raw_text) == (first.text, first.raw_text)
+    assert first.raw_text == "fox" and first.confidence > 0.0
+    assert again.confidence == pytest.approx(first.confidence, abs=1e-9)
 
 
 def test_digital_silence_alone_is_not_understood() -> None:

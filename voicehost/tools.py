@@ -63,7 +63,7 @@ def run_hear(args: argparse.Namespace) -> int:
     from voicehost.speech.factory import make_recognizer
 
     started = time.perf_counter()
-    recognizer, _ = make_recognizer(args.engine, args.model)
+    recognizer, _ = make_recognizer(args.engine, args.model, whole_utterances=True)
     loaded = time.perf_counter()
     grammar = hear_grammar(args.phrases, args.decision, args.players, args.game, args.pouch)
     recognizer.set_phrases(grammar.phrases)

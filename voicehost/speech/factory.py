@@ -11,9 +11,11 @@ from voicehost.speech.base import Recognizer, Voice
 MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
 
 
-def make_recognizer(engine: str, model: Path | None = None,
-                    models_dir: Path = MODELS_DIR) -> tuple[Recognizer, str]:
-    """The recognizer `engine` names ("auto": vosk when a model is present), and a notice."""
+def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = MODELS_DIR,
+                    *, whole_utterances: bool = False) -> tuple[Recognizer, str]:
+    """The recognizer `engine` names ("auto": vosk when a model is present), and a notice.
+    `whole_utterances`: each utterance is heard alone, as from a file, not as the next one
+    of a live conversation (pocketsphinx; vosk is unchanged)."""
     from voicehost.speech.models import NO_MODEL_MESSAGE
     from voicehost.speech.vosk_engine import find_model
 
@@ -29,7 +31,7 @@ def make_recognizer(engine: str, model: Path | None = None,
     notice = "" if engine == "pocketsphinx" else (
         "Listening with pocketsphinx: no vosk model in models/ "
         "(voicehost models download fetches one).")
-    return PocketsphinxRecognizer(), notice
+    return PocketsphinxRecognizer(whole_utterance=whole_utterances), notice
 
 
 def audio_voice_or_notice(args: argparse.Namespace) -> tuple[Voice | None, str]:
