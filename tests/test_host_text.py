@@ -88,3 +88,18 @@ def test_undo_takes_back_the_last_answer(tmp_path: Path) -> None:
     assert listens[at + 1]["player"] == 1
     assert [e for e in events if e["event"] == "game_over"][0]["scores"] == \
         script.expected_scores()
+
+
+@pytest.mark.parametrize(("rounds", "cards", "said"), [
+    (1, 1, ("one round", "one question")), (3, 5, ("3 rounds", "5 questions"))])
+def test_the_intro_counts_rounds_and_questions_in_words(rounds: int, cards: int,
+                                                        said: tuple[str, str]) -> None:
+    from voicehost.host.secret_squad import SecretSquadTable
+    from voicehost.host.table import Seats
+
+    for seed in range(4):  # every phrasing of the intro
+        table = SecretSquadTable.from_options(
+            Seats.default(4), seed, {"rounds": str(rounds), "cards_per_round": str(cards)})
+        intro = " ".join(table.opening())
+        assert all(words in intro for words in said), intro
+        assert "1 rounds" not in intro and "1 questions" not in intro

@@ -28,10 +28,13 @@ from hearing_corpus import (
     hear_in_parallel,
     right,
 )
-from speakers import SPEAKERS, VOICES, add_noise, speak
+from speakers import SPEAKERS, VOICES, Speaker, add_noise, speak
 
+from voicehost.host.ferret_out import deck
+from voicehost.intents.grammar import Intent
 from voicehost.speech.base import SAMPLE_RATE, recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer, missing_words
+from voicehost.tools import hear_grammar
 
 # Share of option clips given the right intent, per voice: (clean, noisy). Measured on
 # 2026-11-29: clean 64.8-85.2 %, noisy 61.7-76.6 % (README, "Hearing").
@@ -186,6 +189,30 @@ def test_whole_utterance_decoding_hears_a_clip_alike_whatever_came_before(fox: b
     assert (again.text, again.raw_text) == (first.text, first.raw_text)
     assert first.raw_text == "fox" and first.confidence > 0.0
     assert again.confidence == pytest.approx(first.confidence, abs=1e-9)
+
+
+@pytest.mark.parametrize("word", ["mug", "raven", "winter"])
+def test_a_cold_decoder_hears_a_rejected_first_utterance_again_whole(word: str) -> None:
+    """The first answers of a game: streamed from the model's default CMN these deck words are
+    rejected; heard again whole (batch CMN) they are understood."""
+    pouch = next(i for i, pair in enumerate(deck()) if word in pair.words())
+    guess = hear_grammar(None, "guess", 5, "ferret-out", pouch)
+    pcm = speak(word, Speaker("plain", "en-us", 50, 160))
+    assert hear(PocketsphinxRecognizer(warm_up=0), guess, pcm)[1] is None
+    assert hear(PocketsphinxRecognizer(), guess, pcm)[1] == Intent("choose", word)
+
+
+def test_hearing_again_whole_keeps_the_live_adaptation() -> None:
+    """The live CMN the streamed pass adapted is given back after the whole-utterance pass."""
+    pointing = grammar_for(("point", 3))
+    chatter = add_noise(speak("did you see the game last night", VOICES[1]), 10.0)
+    plain, rehearing = PocketsphinxRecognizer(warm_up=0), PocketsphinxRecognizer()
+    assert hear(plain, pointing, chatter)[0].text == ""  # rejected: `rehearing` hears it twice
+    hear(rehearing, pointing, chatter)
+    default = PocketsphinxRecognizer()._grammar.get_cmn()
+    assert plain._grammar.get_cmn() != default  # the streamed pass adapted it
+    assert rehearing._grammar.get_cmn() == plain._grammar.get_cmn()
+    assert rehearing._loop.get_cmn() == plain._loop.get_cmn()
 
 
 def test_digital_silence_alone_is_not_understood() -> None:

@@ -19,6 +19,10 @@ class Lines:
     def __call__(self, key: str, **facts: Any) -> str:
         return self.rng.choice(self.table[key]).format(**facts)
 
+    def count(self, key: str, n: int) -> str:
+        """`n` things, said with `key` ("{n} rounds"), or `key`_one when n is 1 ("one round")."""
+        return self(f"{key}_one" if n == 1 and f"{key}_one" in self.table else key, n=n)
+
     def all(self, key: str) -> list[str]:
         return self.table[key]
 

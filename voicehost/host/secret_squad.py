@@ -139,8 +139,9 @@ class SecretSquadTable:
 
     def opening(self) -> list[str]:
         names = [self.name_of(seat) for seat in range(self.game.players)]
-        return [self.lines("intro", names=spoken_list(names), rounds=self.settings.rounds,
-                           cards=self.settings.cards_per_round)]
+        return [self.lines("intro", names=spoken_list(names),
+                           rounds=self.lines.count("rounds", self.settings.rounds),
+                           cards=self.lines.count("questions", self.settings.cards_per_round))]
 
     def prompt(self, decision: Decision) -> str:
         line = self.lines
