@@ -128,6 +128,9 @@ def test_the_round_twelve_words_are_never_read_out_before_the_reveal(tmp_path: P
             leaked = spoken - said_by_players - in_lines
             assert not leaked, f"round {round_}: said before the reveal: {leaked}"
     assert round_ >= 8
+    listens = of(events, "listen")
+    assert all(e.get("secret") is (True if e["decision"] == "guess" else None) for e in listens)
+    assert any(e["decision"] == "guess" for e in listens)
 
 
 def test_commands_work_at_every_kind_of_decision(tmp_path: Path) -> None:

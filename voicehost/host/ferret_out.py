@@ -79,6 +79,9 @@ class FerretOutTable:
     name = "ferret_out"
     title = "Ferret Out"
     printed_cards = True  # `cards`: None (the boxed sleeves), "ask", or a deck number
+    # The guess offers the round's twelve words, paired: shown, they would tell the Weasel the
+    # Ferrets' word at the number.
+    secret_options = frozenset({"guess"})
 
     def __init__(self, seats: Seats, seed: int, settings: TableSettings | None = None,
                  cards: str | None = None) -> None:

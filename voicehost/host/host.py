@@ -134,6 +134,8 @@ class Host:
         if decision is not None:
             facts = {"player": decision.decider, "decision": decision.kind,
                      "options": list(decision.options), **self.table.context(decision)}
+            if decision.kind in getattr(self.table, "secret_options", ()):
+                facts["secret"] = True  # a display must not show these options
         self.events.emit("listen", **facts)
 
     def hear_free(self, grammar: Grammar, decision: Decision) -> tuple[Intent | None, str]:
