@@ -185,7 +185,8 @@ def test_a_printed_ferret_out_game_is_scored_by_the_host_alone(tmp_path: Path, p
     assert len(secrets) == 1 and secrets[0]["secret"] is True
     assert [r["weasel"] for r in secrets[0]["rounds"]] == [
         table.names[table.weasel(r)] for r in range(1, 9)]
-    assert not any(e.get("secret") for e in events if e["event"] != "secrets")
+    flagged = [e for e in events if e.get("secret") and e["event"] != "secrets"]
+    assert flagged and all(e["event"] == "listen" and e["decision"] == "guess" for e in flagged)
     records = read_records(tmp_path / "game.jsonl")
     assert records[0]["cards"] == ("ask" if asked else deck.number)
     kinds = {a.kind for a in actions_of(records)}

@@ -120,12 +120,14 @@ def test_a_whole_game_through_the_room(room: Room, tmp_path: Path) -> None:
                    timeout=120.0)
     heard = [e for e in events if e["event"] == "heard"]
     misses = [e for e in heard if e["intent"] is None]
-    corrections = [said for _, said in table.spoken
-                   if said in phrasings("", "undo", []) + phrasings("", "no", [])]
+    corrections = [said for listen, said in table.spoken if said in phrasings("", "undo", [])
+                   or listen["decision"] == "confirm" and said in phrasings("", "no", [])]
+    first_understood = next(i for i, e in enumerate(heard) if e["intent"]) + 1
     response = [e["response_seconds"] for e in heard if e["intent"]]
     print(f"\nroom game: {time.monotonic() - started:.0f} s, {len(heard)} utterances heard, "
-          f"{len(misses)} not understood, {len(corrections)} corrections; player stopped → "
-          f"intent: median {statistics.median(response):.3f} s, max {max(response):.3f} s")
+          f"{len(misses)} not understood, {len(corrections)} corrections, first utterance "
+          f"understood: number {first_understood}; player stopped → intent: median "
+          f"{statistics.median(response):.3f} s, max {max(response):.3f} s")
     over = [e for e in events if e["event"] == "game_over"]
     assert over, "the game did not end"
     assert over[0]["scores"] == script.expected_scores()

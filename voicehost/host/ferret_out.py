@@ -27,7 +27,6 @@ from voicehost.cards.printed import (
     check_deck,
     dealt_letters,
     first_groups,
-    known_deck,
     say_digits,
 )
 from voicehost.games.base import Action, Decision, Event, IllegalAction
@@ -44,7 +43,7 @@ from voicehost.games.ferret_out import (
 from voicehost.host.clips import Playback, Said
 from voicehost.host.host import Timer
 from voicehost.host.lines import Lines, spoken_list
-from voicehost.host.table import Seats, settings_from
+from voicehost.host.table import SeatedTable, Seats
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
 
@@ -75,9 +74,11 @@ def deck() -> list[PouchPair]:
     return [PouchPair.from_json(pair) for pair in load_yaml("ferret_out/pouches.yaml")["pouches"]]
 
 
-class FerretOutTable:
+class FerretOutTable(SeatedTable):
     name = "ferret_out"
     title = "Ferret Out"
+    deck_game = "ferret-out"
+    settings_type = TableSettings
     printed_cards = True  # `cards`: None (the boxed sleeves), "ask", or a deck number
     # The guess offers the round's twelve words, paired: shown, they would tell the Weasel the
     # Ferrets' word at the number.
@@ -98,27 +99,9 @@ class FerretOutTable:
         self.game: Any = self._new_game()
         self._prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
 
-    @classmethod
-    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
-                     cards: str | None = None) -> FerretOutTable:
-        return cls(seats, seed, settings_from(TableSettings, settings), cards)
-
-    @classmethod
-    def from_setup(cls, record: dict[str, Any]) -> FerretOutTable:
-        return cls(Seats(tuple(record["names"])), record["seed"],
-                   TableSettings(**record.get("settings", {})), record.get("cards"))
-
-    def setup_record(self) -> dict[str, Any]:
-        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
-                  "seed": self.seed, "settings": vars(self.settings)}
-        return record if self.cards is None else {**record, "cards": self.cards}
-
-    def _new_game(self) -> Any:
-        if self.cards is None:
-            return FerretOut(len(self.seats.names), self.seed, self.pouches,
-                             self.settings.rules())
-        deck = known_deck(self.cards)
-        return PrintedCards("ferret-out", len(self.seats.names), deck, self._printed_game)
+    def _boxed_game(self) -> Any:
+        return FerretOut(len(self.seats.names), self.seed, self.pouches,
+                         self.settings.rules())
 
     # -- printed cards ----------------------------------------------------------------------
 

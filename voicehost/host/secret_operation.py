@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
@@ -29,7 +29,6 @@ from voicehost.cards.printed import (
     check_deck,
     dealt_letters,
     first_groups,
-    known_deck,
     say_digits,
 )
 from voicehost.games.base import Action, Decision, Event, IllegalAction
@@ -50,7 +49,7 @@ from voicehost.games.secret_operation import (
     starting_deck,
 )
 from voicehost.host.lines import Lines, spoken_list
-from voicehost.host.table import Seats, settings_from
+from voicehost.host.table import SeatedTable, Seats
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
 
@@ -72,9 +71,11 @@ def card_word(card: str) -> str:
     return load_yaml("secret_operation/intents.yaml")["reveal"]["words"][card]
 
 
-class SecretOperationTable:
+class SecretOperationTable(SeatedTable):
     name = "secret_operation"
     title = "Secret Operation"
+    deck_game = "secret-operation"
+    settings_type = Settings
     score_events = ("module_assembled", "module_failed")  # streamed as "score" events
     printed_cards = True  # `cards`: None (the boxed identity cards), "ask", or a deck number
 
@@ -103,27 +104,8 @@ class SecretOperationTable:
             self._check_printed(cards)
         self.game: Any = self._new_game()
 
-    @classmethod
-    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
-                     cards: str | None = None) -> SecretOperationTable:
-        return cls(seats, seed, settings_from(Settings, settings), cards)
-
-    @classmethod
-    def from_setup(cls, record: dict[str, Any]) -> SecretOperationTable:
-        return cls(Seats(tuple(record["names"])), record["seed"],
-                   Settings(**record.get("settings", {})), record.get("cards"))
-
-    def setup_record(self) -> dict[str, Any]:
-        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
-                  "seed": self.seed, "settings": asdict(self.settings)}
-        return record if self.cards is None else {**record, "cards": self.cards}
-
-    def _new_game(self) -> Any:
-        if self.cards is None:
-            return SecretOperation(len(self.seats.names), self.seed, self.robot)
-        deck = known_deck(self.cards)
-        return PrintedCards("secret-operation", len(self.seats.names), deck,
-                            self._printed_game)
+    def _boxed_game(self) -> Any:
+        return SecretOperation(len(self.seats.names), self.seed, self.robot)
 
     # -- printed cards ----------------------------------------------------------------------
 

@@ -14,13 +14,12 @@ from voicehost.cards.printed import (
     check_deck,
     dealt_letters,
     first_groups,
-    known_deck,
     say_digits,
 )
 from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.games.secret_squad import ANSWERS, SQUADS, SecretSquad, Settings, squad_cards
 from voicehost.host.lines import Lines, spoken_list
-from voicehost.host.table import Seats, settings_from
+from voicehost.host.table import SeatedTable, Seats
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
 
@@ -29,9 +28,11 @@ def question_deck() -> list[dict[str, str]]:
     return load_yaml("secret_squad/questions.yaml")["cards"]
 
 
-class SecretSquadTable:
+class SecretSquadTable(SeatedTable):
     name = "secret_squad"
     title = "Secret Squad"
+    deck_game = "secret-squad"
+    settings_type = Settings
     printed_cards = True  # `cards`: None (the boxed cards), "ask", or a deck number
 
     def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
@@ -47,26 +48,8 @@ class SecretSquadTable:
             self._check_printed(cards)
         self.game: Any = self._new_game()
 
-    @classmethod
-    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
-                     cards: str | None = None) -> SecretSquadTable:
-        return cls(seats, seed, settings_from(Settings, settings), cards)
-
-    @classmethod
-    def from_setup(cls, record: dict[str, Any]) -> SecretSquadTable:
-        return cls(Seats(tuple(record["names"])), record["seed"],
-                   Settings(**record.get("settings", {})), record.get("cards"))
-
-    def setup_record(self) -> dict[str, Any]:
-        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
-                  "seed": self.seed, "settings": vars(self.settings)}
-        return record if self.cards is None else {**record, "cards": self.cards}
-
-    def _new_game(self) -> Any:
-        if self.cards is None:
-            return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
-        deck = known_deck(self.cards)
-        return PrintedCards("secret-squad", len(self.seats.names), deck, self._printed_game)
+    def _boxed_game(self) -> Any:
+        return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
 
     # -- printed cards ----------------------------------------------------------------------
 

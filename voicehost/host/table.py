@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Protocol
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar, Protocol
 
+from voicehost.cards.printed import PrintedCards, known_deck
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
 from voicehost.host.lines import Lines
 from voicehost.intents.grammar import Intent
@@ -44,6 +46,48 @@ def settings_from(kind: type[Any], given: dict[str, Any]) -> Any:
                 raise ValueError(f"setting {key} wants a whole number, not {raw!r}") from None
         values[key] = raw
     return kind(**values)
+
+
+class SeatedTable(ABC):
+    """What every game's table shares: seats, a seed, its settings and, with printed cards, a
+    deck. The journal's setup record holds exactly these, so a table rebuilds from it."""
+
+    name: ClassVar[str]
+    deck_game: ClassVar[str]  # the game's name in deck numbers and on the command line
+    settings_type: ClassVar[type[Any]]
+    seats: Seats
+    seed: int
+    settings: Any
+    cards: str | None  # None: the boxed game; "ask", or a deck number: printed cards
+
+    @classmethod
+    def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
+                     cards: str | None = None) -> Any:
+        return cls(seats, seed, settings_from(cls.settings_type, settings), cards)
+
+    @classmethod
+    def from_setup(cls, record: dict[str, Any]) -> Any:
+        return cls(Seats(tuple(record["names"])), record["seed"],
+                   cls.settings_type(**record.get("settings", {})), record.get("cards"))
+
+    def setup_record(self) -> dict[str, Any]:
+        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
+                  "seed": self.seed, "settings": asdict(self.settings)}
+        return record if self.cards is None else {**record, "cards": self.cards}
+
+    def _new_game(self) -> Any:
+        if self.cards is None:
+            return self._boxed_game()
+        return PrintedCards(self.deck_game, len(self.seats.names), known_deck(self.cards),
+                            self._printed_game)
+
+    @abstractmethod
+    def _boxed_game(self) -> Game:
+        """The rules engine for the game's own boxed cards."""
+
+    @abstractmethod
+    def _printed_game(self, deck: Any) -> Game:
+        """The rules engine once the printed deck is known."""
 
 
 class Table(Protocol):
