@@ -20,11 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from speakers import Speaker, speak_wav  # noqa: E402
+from speakers import PLAIN, speak_wav  # noqa: E402
 
 from voicehost.host.ferret_out import deck  # noqa: E402
-
-PLAIN = Speaker("plain", "en-us", 50, 160)
 
 
 def hear_pouch(pouch: int) -> list[tuple[str, dict]]:

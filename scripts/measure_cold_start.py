@@ -17,23 +17,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from hearing_corpus import (  # noqa: E402
-    GRAMMARS,
-    OUT_OF_OPTION,
-    condition,
-    grammar_for,
-    hear,
-    noise_bursts,
-    synthesize,
-)
-from speakers import VOICES, Speaker, speak_wav  # noqa: E402
+from hearing_corpus import Clip, grammar_for, hear, out_of_option_clips  # noqa: E402
+from speakers import PLAIN, VOICES, speak_wav  # noqa: E402
 
 from voicehost.host.ferret_out import deck  # noqa: E402
 from voicehost.speech.pocketsphinx_engine import WARM_UP_UTTERANCES  # noqa: E402
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer as Engine  # noqa: E402
 from voicehost.tools import hear_grammar, read_wav  # noqa: E402
 
-PLAIN = Speaker("plain", "en-us", 50, 160)
 WARM_UPS = (0, WARM_UP_UTTERANCES)  # 0: no re-hearing
 
 
@@ -48,19 +39,13 @@ def deck_words(pouch: int) -> list[tuple[str, list[str | None]]]:
     return heard
 
 
-def chatter(item: tuple[str, tuple[str, int], bytes]) -> list[bool]:
-    _, key, pcm = item
-    grammar = grammar_for(key)
-    return [hear(Engine(warm_up=w), grammar, pcm)[1] is not None for w in WARM_UPS]
+def chatter(clip: Clip) -> list[bool]:
+    grammar = grammar_for(clip.grammar)
+    return [hear(Engine(warm_up=w), grammar, clip.pcm)[1] is not None for w in WARM_UPS]
 
 
 def main() -> None:
-    audio = synthesize(list(OUT_OF_OPTION), VOICES)
-    items = [(text, GRAMMARS[(i + j) % len(GRAMMARS)],
-              condition(audio[(text, v.name)], (i + j) % 2 == 1))
-             for i, text in enumerate(OUT_OF_OPTION) for j, v in enumerate(VOICES)]
-    items += [("noise burst", GRAMMARS[i % len(GRAMMARS)], pcm)
-              for i, pcm in enumerate(noise_bursts())]
+    items = out_of_option_clips(VOICES)
     with Pool(2) as pool:
         words = [row for part in pool.map(deck_words, range(len(deck()))) for row in part]
         accepted = pool.map(chatter, items)

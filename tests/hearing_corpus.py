@@ -120,12 +120,20 @@ def build_corpus(voices: Sequence[Speaker]) -> tuple[list[Clip], list[Clip]]:
     audio = synthesize([p for _, p, _ in cases] + list(OUT_OF_OPTION), voices)
     inside = [Clip(phrase, v.name, noisy, key, intent, condition(audio[(phrase, v.name)], noisy))
               for key, phrase, intent in cases for v in voices for noisy in (False, True)]
+    return inside, out_of_option_clips(voices, audio)
+
+
+def out_of_option_clips(voices: Sequence[Speaker],
+                        audio: dict[tuple[str, str], bytes] | None = None) -> list[Clip]:
+    """Every out-of-option sentence in every voice, under each grammar in turn, every other
+    clip noisy, then the noise bursts (`audio`: already synthesized, see `synthesize`)."""
+    audio = audio if audio is not None else synthesize(OUT_OF_OPTION, voices)
     outside = [Clip(text, v.name, (i + j) % 2 == 1, GRAMMARS[(i + j) % len(GRAMMARS)], None,
                     condition(audio[(text, v.name)], (i + j) % 2 == 1))
                for i, text in enumerate(OUT_OF_OPTION) for j, v in enumerate(voices)]
     outside += [Clip("noise burst", "none", False, GRAMMARS[i % len(GRAMMARS)], None, pcm)
                 for i, pcm in enumerate(noise_bursts())]
-    return inside, outside
+    return outside
 
 
 def hear(recognizer: Recognizer, grammar: Grammar, pcm: bytes) -> tuple[Hearing, Intent | None]:

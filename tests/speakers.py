@@ -41,6 +41,10 @@ VOICES = (
     Speaker("gb-high", "en", 85, 170),
 )
 
+# One plain en-us voice: the tests that check a list of words (deck words, deck numbers) and
+# the scripts that measure them speak with it.
+PLAIN = Speaker("plain", "en-us", 50, 160)
+
 
 def speak_wav(text: str, speaker: Speaker, path: Path) -> Path:
     """Write espeak-ng's reading of `text` to a WAV at `path`."""

@@ -15,14 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from speakers import Speaker, speak_wav
+from speakers import PLAIN, speak_wav
 
 from voicehost.host.ferret_out import deck
 from voicehost.speech.base import recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.tools import hear_grammar, read_wav
 
-PLAIN = Speaker("plain", "en-us", 50, 160)
 PAIRS = deck()
 
 

@@ -10,12 +10,10 @@ from pathlib import Path
 import pytest
 from hearing_corpus import grammar_for
 from hearing_corpus import hear as corpus_hear
-from speakers import VOICES, Speaker, speak_wav
+from speakers import PLAIN, VOICES, speak_wav
 
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.tools import read_wav
-
-PLAIN = Speaker("plain", "en-us", 50, 160)
 
 
 def hear(wav: Path, *args: str) -> dict:

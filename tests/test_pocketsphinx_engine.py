@@ -28,7 +28,7 @@ from hearing_corpus import (
     hear_in_parallel,
     right,
 )
-from speakers import SPEAKERS, VOICES, Speaker, add_noise, speak
+from speakers import PLAIN, SPEAKERS, VOICES, add_noise, speak
 
 from voicehost.host.ferret_out import deck
 from voicehost.intents.grammar import Intent
@@ -197,7 +197,7 @@ def test_a_cold_decoder_hears_a_rejected_first_utterance_again_whole(word: str) 
     rejected; heard again whole (batch CMN) they are understood."""
     pouch = next(i for i, pair in enumerate(deck()) if word in pair.words())
     guess = hear_grammar(None, "guess", 5, "ferret-out", pouch)
-    pcm = speak(word, Speaker("plain", "en-us", 50, 160))
+    pcm = speak(word, PLAIN)
     assert hear(PocketsphinxRecognizer(warm_up=0), guess, pcm)[1] is None
     assert hear(PocketsphinxRecognizer(), guess, pcm)[1] == Intent("choose", word)
 

@@ -24,8 +24,6 @@ from voicehost.cards.printed import (
     DECK_DECISION,
     DeckNumberGrammar,
     PrintedCards,
-    check_deck,
-    dealt_letters,
     first_groups,
     say_digits,
 )
@@ -104,14 +102,6 @@ class FerretOutTable(SeatedTable):
                          self.settings.rules())
 
     # -- printed cards ----------------------------------------------------------------------
-
-    def _check_printed(self, cards: str) -> None:
-        """ValueError (a sentence for the table) when these cards cannot host this game."""
-        check_deck(cards, "ferret-out", len(self.seats.names), self.lines)
-
-    def card_letters(self) -> tuple[str, ...]:
-        """The card each seat takes, seat by seat: shuffled by the game's seed."""
-        return dealt_letters(self.seed, len(self.seats.names))
 
     def _seat_of_card(self, card: int) -> int:
         return self.card_letters().index(letters(len(self.seats.names))[card])

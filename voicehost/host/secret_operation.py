@@ -26,8 +26,6 @@ from voicehost.cards.printed import (
     DECK_DECISION,
     DeckNumberGrammar,
     PrintedCards,
-    check_deck,
-    dealt_letters,
     first_groups,
     say_digits,
 )
@@ -108,14 +106,6 @@ class SecretOperationTable(SeatedTable):
         return SecretOperation(len(self.seats.names), self.seed, self.robot)
 
     # -- printed cards ----------------------------------------------------------------------
-
-    def _check_printed(self, cards: str) -> None:
-        """ValueError (a sentence for the table) when these cards cannot host this game."""
-        check_deck(cards, "secret-operation", len(self.seats.names), self.lines)
-
-    def card_letters(self) -> tuple[str, ...]:
-        """The identity card each seat takes, seat by seat: shuffled by the game's seed."""
-        return dealt_letters(self.seed, len(self.seats.names))
 
     def _printed_game(self, deck: Deck) -> SecretOperation:
         on_card = operation_layout(deck).identities

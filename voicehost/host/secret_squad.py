@@ -11,8 +11,6 @@ from voicehost.cards.printed import (
     DECK_DECISION,
     DeckNumberGrammar,
     PrintedCards,
-    check_deck,
-    dealt_letters,
     first_groups,
     say_digits,
 )
@@ -59,11 +57,7 @@ class SecretSquadTable(SeatedTable):
         if self.settings.first_box < 1 or last > SQUAD_BOXES:
             raise ValueError(f"printed cards have boxes 1 to {SQUAD_BOXES}; rounds "
                              f"{self.settings.first_box} to {last} do not fit (set first_box)")
-        check_deck(cards, "secret-squad", len(self.seats.names), self.lines)
-
-    def card_letters(self) -> tuple[str, ...]:
-        """The card each seat takes, seat by seat: shuffled by the game's seed."""
-        return dealt_letters(self.seed, len(self.seats.names))
+        super()._check_printed(cards)
 
     def box(self, round_number: int) -> int:
         return self.settings.first_box + round_number - 1

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, Protocol
 
-from voicehost.cards.printed import PrintedCards, known_deck
+from voicehost.cards.printed import PrintedCards, check_deck, dealt_letters, known_deck
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
 from voicehost.host.lines import Lines
 from voicehost.intents.grammar import Intent
@@ -59,6 +59,7 @@ class SeatedTable(ABC):
     seed: int
     settings: Any
     cards: str | None  # None: the boxed game; "ask", or a deck number: printed cards
+    lines: Lines
 
     @classmethod
     def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
@@ -80,6 +81,14 @@ class SeatedTable(ABC):
             return self._boxed_game()
         return PrintedCards(self.deck_game, len(self.seats.names), known_deck(self.cards),
                             self._printed_game)
+
+    def _check_printed(self, cards: str) -> None:
+        """ValueError (a sentence for the table) when these cards cannot host this game."""
+        check_deck(cards, self.deck_game, len(self.seats.names), self.lines)
+
+    def card_letters(self) -> tuple[str, ...]:
+        """The card each seat takes, seat by seat: shuffled by the game's seed."""
+        return dealt_letters(self.seed, len(self.seats.names))
 
     @abstractmethod
     def _boxed_game(self) -> Game:
