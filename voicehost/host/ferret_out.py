@@ -165,9 +165,6 @@ class FerretOutTable(SeatedTable):
 
     # -- words ----------------------------------------------------------------------------
 
-    def name_of(self, seat: int) -> str:
-        return self.seats.names[seat].title()
-
     def opening(self) -> list[str]:
         names = [self.name_of(seat) for seat in range(self.game.players)]
         end = self.settings.end

@@ -16,7 +16,7 @@ from voicehost.host.events import EventStream
 from voicehost.host.table import Table
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
-from voicehost.speech.base import EndOfInput, Voice
+from voicehost.speech.base import EndOfInput, Hearing, Voice
 from voicehost.store.journal import Journal
 
 MISSES_BEFORE_OPTIONS = 1  # after this many misses in a row the host reads the options aloud
@@ -55,6 +55,20 @@ def decision_grammar(table: Table, decision: Decision) -> Grammar:
     return grammar or Grammar.build(table.choices(decision) + command_groups())
 
 
+def wavering(grammar: Grammar, hearing: Hearing, decision: Decision | None
+             ) -> tuple[Intent, ...]:
+    """The decision's options the engine wavered between (best first), when there are two or
+    more; else ()."""
+    if decision is None:
+        return ()
+    options: dict[Intent, None] = {}
+    for phrase, _ in hearing.alternatives:
+        intent = grammar.intents.get(phrase)
+        if intent is not None and intent.name == "choose" and intent.value in decision.options:
+            options[intent] = None
+    return tuple(options) if len(options) >= 2 else ()
+
+
 def confirm_grammar() -> Grammar:
     confirm = load_yaml("common/intents.yaml")["confirm"]
     return Grammar.build([(Intent("choose", answer), templates)
@@ -75,6 +89,7 @@ class Host:
         self.last_said = ""
         self.last_items: list[str] = []  # what was last said, recordings included (repeat)
         self.secrets_shown: dict | None = None
+        self.between: tuple[Intent, ...] = ()  # the options the last hearing wavered between
 
     # -- speaking ---------------------------------------------------------------------------
 
@@ -114,19 +129,41 @@ class Host:
 
     def hear(self, grammar: Grammar, decision: Decision | None,
              timeout_s: float | None = None) -> tuple[Intent | None, str]:
-        """Say what is queued, listen once. (None, "silence") when nobody spoke."""
+        """Say what is queued, listen once. (None, problem) when nothing was understood:
+        "silence" (nobody spoke), "too_loud" (the room drowned the player), "wavering" (the
+        engine heard one of `self.between`'s options but could not tell which) or
+        "not_understood"."""
         self._listening(decision)
         hearing = self.voice.listen(grammar.phrases, timeout_s)
         if hearing is None:
             self.events.emit("heard", text="", intent=None, confidence=0.0)
             return None, "silence"
         intent, snap = grammar.match(hearing.text)
+        self.between = () if intent is not None else wavering(grammar, hearing, decision)
         self.events.emit("heard", text=hearing.text,
                          intent=None if intent is None else [intent.name, intent.value],
                          confidence=round(hearing.confidence * snap, 3),
                          decode_seconds=round(hearing.decode_seconds, 4),
-                         response_seconds=round(hearing.response_seconds, 4))
-        return intent, "" if intent else "not_understood"
+                         response_seconds=round(hearing.response_seconds, 4),
+                         **({"between": [i.value for i in self.between]} if self.between
+                            else {}),
+                         **({} if hearing.snr_db is None
+                            else {"snr_db": round(hearing.snr_db, 1)}))
+        if intent is not None:
+            return intent, ""
+        if self.between:
+            return None, "wavering"
+        return None, "too_loud" if self.voice.too_loud() else "not_understood"
+
+    def separate(self, grammar: Grammar, decision: Decision) -> tuple[Intent | None, str]:
+        """Ask the one question that tells the options in `self.between` apart ("Owl or
+        bear?") and listen for one of them (or a command)."""
+        first, second = (grammar.spoken(intent) for intent in self.between[:2])
+        first = first[:1].upper() + first[1:]
+        narrowed = Grammar({phrase: intent for phrase, intent in grammar.intents.items()
+                            if intent in self.between[:2] or intent.name != "choose"})
+        self.queue(self.lines("which_of", first=first, second=second))
+        return self.hear(narrowed, decision)
 
     def _listening(self, decision: Decision | None) -> None:
         self.flush()
@@ -212,14 +249,21 @@ class Host:
         if timer is not None:
             return self.timed(decision, grammar, timer)
         misses = 0
+        if self.voice.too_loud():
+            self.queue(self.quiet_please(decision))
         while True:
             if decision.options:
                 intent, problem = self.hear(grammar, decision)
+                if problem == "wavering":
+                    intent, problem = self.separate(grammar, decision)
             else:
                 intent, problem = self.hear_free(grammar, decision)
             if intent is None:
                 misses += 1
-                self.queue(self.lines(problem))
+                if problem == "too_loud":  # no option list read into the noise
+                    self.queue(self.quiet_please(decision), self.table.prompt(decision))
+                    continue
+                self.queue(self.lines("not_understood" if problem == "wavering" else problem))
                 if misses > MISSES_BEFORE_OPTIONS:
                     self.queue(self.lines("options", options=self.table.options_spoken(decision)))
                 self.queue(self.table.prompt(decision))
@@ -232,6 +276,11 @@ class Host:
             outcome = self.command(intent.name, decision)
             if outcome is not None:
                 return outcome
+
+    def quiet_please(self, decision: Decision) -> str:
+        if decision.decider is None:
+            return self.lines("quiet_please_all")
+        return self.lines("quiet_please", name=self.table.name_of(decision.decider))
 
     def timed(self, decision: Decision, grammar: Grammar, timer: Timer) -> bool:
         """Settle a decision that time also settles: listen until the next warning is due,

@@ -169,9 +169,6 @@ class SecretOperationTable(SeatedTable):
 
     # -- words ------------------------------------------------------------------------------
 
-    def name_of(self, seat: int) -> str:
-        return self.seats.names[seat].title()
-
     def number(self, n: int) -> str:
         return str(self.intents["module_numbers"][n - 1]) if 0 < n <= 6 else str(n)
 

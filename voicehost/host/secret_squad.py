@@ -111,9 +111,6 @@ class SecretSquadTable(SeatedTable):
 
     # -- words ----------------------------------------------------------------------------
 
-    def name_of(self, seat: int) -> str:
-        return self.seats.names[seat].title()
-
     def opening(self) -> list[str]:
         names = [self.name_of(seat) for seat in range(self.game.players)]
         return [self.lines("intro", names=spoken_list(names),

@@ -86,6 +86,9 @@ class SeatedTable(ABC):
         """ValueError (a sentence for the table) when these cards cannot host this game."""
         check_deck(cards, self.deck_game, len(self.seats.names), self.lines)
 
+    def name_of(self, seat: int) -> str:
+        return self.seats.names[seat].title()
+
     def card_letters(self) -> tuple[str, ...]:
         """The card each seat takes, seat by seat: shuffled by the game's seed."""
         return dealt_letters(self.seed, len(self.seats.names))
@@ -109,6 +112,8 @@ class Table(Protocol):
     lines: Lines
 
     def setup_record(self) -> dict[str, Any]: ...
+
+    def name_of(self, seat: int) -> str: ...
 
     def replay(self, actions: Sequence[Action]) -> None: ...
 

@@ -59,6 +59,10 @@ class Grammar:
     def phrases(self) -> list[str]:
         return list(self.intents)
 
+    def spoken(self, intent: Intent) -> str:
+        """The shortest phrase that gives `intent`: how the host names it in a question."""
+        return min((p for p, i in self.intents.items() if i == intent), key=len)
+
     def match(self, text: str) -> tuple[Intent | None, float]:
         """The intent for `text` and how sure the match is (1.0 exact); None below the snap."""
         said = normalize(text)

@@ -37,7 +37,7 @@ class AudioVoice:
             return None
         self.last_speech_ended_at = heard.speech_ended_at
         self.response_times.append(heard.response_s)
-        return replace(heard.hearing, response_seconds=heard.response_s)
+        return replace(heard.hearing, response_seconds=heard.response_s, snr_db=heard.snr_db)
 
     def record(self, phrases: Sequence[str]) -> Recording | None:
         heard = self.ears.listen(phrases, self.listen_timeout_s, keep_audio=True)
@@ -54,6 +54,9 @@ class AudioVoice:
 
     def play(self, pcm: bytes) -> None:
         self.mouth.play_pcm(pcm)
+
+    def too_loud(self) -> bool:
+        return self.ears.room.too_loud()
 
     def close(self) -> None:
         self.ears.close()

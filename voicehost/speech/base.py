@@ -23,6 +23,11 @@ class Hearing:
     decode_seconds: float  # time spent after the last frame arrived (end-of-speech → text)
     raw_text: str = ""  # what the engine said before rejection, for diagnostics only
     response_seconds: float = 0.0  # player stopped speaking → text ready (audio mode)
+    # When the engine heard one of two or more phrases but could not tell which: those
+    # phrases with their confidences, best first (`text` is then ""). The host asks the one
+    # question that separates them instead of guessing.
+    alternatives: tuple[tuple[str, float], ...] = ()
+    snr_db: float | None = None  # the utterance's speech over the room's noise (audio mode)
 
 
 class Recognizer(Protocol):
@@ -81,5 +86,8 @@ class Voice(Protocol):
 
     def play(self, pcm: bytes) -> None:
         """Play a recording back (16 kHz mono int16) and return when it has been heard."""
+
+    def too_loud(self) -> bool:
+        """Whether the room, as last heard, is too loud to hear one player over it."""
 
     def close(self) -> None: ...

@@ -2,15 +2,55 @@
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import numpy as np
+
 from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, Recognizer
-from voicehost.speech.endpoint import Endpointer
+from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer
 from voicehost.speech.microphone import Frame, Microphone
+
+QUIET_MARGIN_DB = 10.0  # a player's speech must stand this far above the room's noise
+TYPICAL_SPEECH_DBFS = -30.0  # assumed until the first player has been understood
+
+
+class RoomLevel:
+    """How loud the room's noise is against how loud its players speak, as last heard."""
+
+    def __init__(self, margin_db: float = QUIET_MARGIN_DB) -> None:
+        self.margin_db = margin_db
+        self.noise_dbfs: float | None = None  # the endpointer's noise floor, last reading
+        self._speech: deque[float] = deque(maxlen=8)  # levels of understood utterances
+
+    @property
+    def speech_dbfs(self) -> float:
+        return statistics.median(self._speech) if self._speech else TYPICAL_SPEECH_DBFS
+
+    def understood(self, speech_dbfs: float) -> None:
+        self._speech.append(speech_dbfs)
+
+    def too_loud(self) -> bool:
+        return self.noise_dbfs is not None and (
+            self.speech_dbfs - self.noise_dbfs < self.margin_db)
+
+
+def speech_level_dbfs(hop_levels: Sequence[float]) -> float:
+    """An utterance's speech level: its loud hops (the 90th percentile), in dBFS."""
+    return float(np.percentile(hop_levels, 90)) if hop_levels else -120.0
+
+
+def hop_levels(pcm: bytes) -> list[float]:
+    """dBFS of each whole 10 ms hop of `pcm`."""
+    samples = np.frombuffer(pcm[:len(pcm) - len(pcm) % (HOP_SAMPLES * SAMPLE_WIDTH)],
+                            dtype="<i2").astype(np.float64).reshape(-1, HOP_SAMPLES)
+    power = np.mean(samples ** 2, axis=1) / 32768.0 ** 2
+    return (10 * np.log10(power + 1e-12)).tolist()
 
 
 class Gate:
@@ -59,6 +99,7 @@ class Heard:
     result_at: float  # the recognizer's answer was ready
     end_reason: str  # "silence" or "max_length"
     pcm: bytes = b""  # the utterance's audio, when the listen asked to keep it
+    snr_db: float | None = None  # speech level over the room's noise floor
 
     @property
     def text(self) -> str:
@@ -87,6 +128,9 @@ class Ears:
         self.gated_frames = 0  # frames dropped because the gate was closed
         self._recognizing = False  # recognizer.start() called, finish() not yet
         self._kept: list[bytes] | None = None  # the utterance's audio, when asked to keep it
+        self.room = RoomLevel()
+        self._levels: list[float] = []  # dBFS of the current utterance's hops
+        self._noise_at_start: float | None = None
 
     def close(self) -> None:
         self.microphone.stop()
@@ -108,6 +152,7 @@ class Ears:
         while True:
             now = time.monotonic()
             if started_at is None and now >= deadline:
+                self.room.noise_dbfs = self.endpointer.floor_dbfs
                 return None
             frame = self.microphone.read(timeout=min(0.1, max(0.01, deadline - now)))
             if frame is None:
@@ -122,10 +167,19 @@ class Ears:
                     started_at = None
                 continue
             if started_at is None and frame.captured_at >= deadline:
+                self.room.noise_dbfs = self.endpointer.floor_dbfs
                 return None
             heard, started_at = self._hear(frame, frame_s, started_at)
             if heard is not None:
                 return heard
+
+    def _measure(self, hearing: Hearing) -> float | None:
+        """Update the room's levels from one utterance; its speech-over-noise in dB."""
+        speech = speech_level_dbfs(self._levels)
+        if hearing.text:
+            self.room.understood(speech)
+        self.room.noise_dbfs = self._noise_at_start
+        return None if self._noise_at_start is None else speech - self._noise_at_start
 
     def _abandon(self) -> None:
         self.endpointer.reset()
@@ -149,8 +203,11 @@ class Ears:
                 self._recognizing = True
                 self.recognizer.feed(event.pcm)
                 started_at = frame_end - (position - event.at_s)
+                self._noise_at_start = self.endpointer.floor_dbfs
+                self._levels = hop_levels(event.pcm)
             elif event.kind == "speech" and started_at is not None:
                 self.recognizer.feed(event.pcm)
+                self._levels += hop_levels(event.pcm)
             elif event.kind == "end" and started_at is not None:
                 endpoint_at = time.monotonic()
                 hearing = self.recognizer.finish()
@@ -159,5 +216,5 @@ class Ears:
                 ended_at = frame_end - (position - event.at_s)
                 pcm = b"".join(self._kept) if self._kept is not None else b""
                 return Heard(hearing, started_at, ended_at, endpoint_at, result_at,
-                             event.reason, pcm), None
+                             event.reason, pcm, self._measure(hearing)), None
         return None, started_at

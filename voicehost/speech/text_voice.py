@@ -52,6 +52,9 @@ class TextVoice:
         seconds = len(pcm) / SAMPLE_WIDTH / SAMPLE_RATE
         print(f"[a recording plays, {seconds:.1f} s]", file=self.stdout, flush=True)
 
+    def too_loud(self) -> bool:
+        return False  # a typed line is never drowned out
+
     def close(self) -> None:
         self.stdout.flush()
 
