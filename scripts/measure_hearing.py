@@ -1,88 +1,293 @@
-"""Measure what `voicehost hear` understands: every Secret Squad phrase, many voices.
+"""Measure a hearing pipeline (front end + recognizer) on the corpus scripts/build_corpus.py
+wrote: right and wrong intents per condition, false accepts, speed and memory.
 
-For each voice set: every phrase the game accepts (tests/hearing_corpus.py takes them from the
-prompts through `voicehost hear`'s own grammar) spoken by espeak-ng, clean and with white
-noise at 15 dB SNR, plus out-of-option speech (chatter, near words, other names, noise bursts).
-Prints, per voice and condition, the share of clips given the right intent and the share given
-a wrong one, then the false accepts. The numbers in the README's recognition section come from
+Each clip is heard as the live ears hear it: the front end over the whole clip (reset per
+clip), then the recognizer limited to the clip's grammar, then the grammar's intent matcher
+(`hearing_corpus.hear`). One pipeline per worker process hears its share of the clips one
+after another (a streaming engine carries state, e.g. pocketsphinx's live CMN, from clip to
+clip as in a game), in a fixed shuffled order.
 
-    python scripts/measure_hearing.py --voices test,variants [--floor 0.5] [--misses]
+    python scripts/build_corpus.py
+    python scripts/measure_hearing.py --pipeline pocketsphinx --half held-out [--json out.json]
 
-(--whole-utterance: decode each clip in one piece, with pocketsphinx's batch CMN, instead of
-streaming it as the live ears do.)
+A pipeline is "RECOGNIZER" or "FRONTEND+RECOGNIZER" (e.g. "webrtc+pocketsphinx"): front ends
+from voicehost/speech/frontend.py, recognizers from `RECOGNIZERS` below, both imported only
+when asked for. `--half tune` is for tuning; report `--half held-out`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import random
+import resource
+import statistics
 import sys
 import time
-from collections.abc import Sequence
+import wave
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from hearing_corpus import Clip, Heard, build_corpus, hear_in_parallel, right  # noqa: E402
-from speakers import SPEAKERS, VOICES, Speaker  # noqa: E402
+from build_corpus import DEFAULT_OUT, grammar_for_key  # noqa: E402
+from hearing_corpus import hear  # noqa: E402
 
-from voicehost.speech.pocketsphinx_engine import DEFAULT_FLOOR  # noqa: E402
+from voicehost.intents.grammar import Grammar  # noqa: E402
+from voicehost.speech.base import Recognizer  # noqa: E402
 
-VOICE_SETS: dict[str, tuple[Speaker, ...]] = {"test": VOICES, "variants": SPEAKERS}
+CONDITION_ROWS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real")
+FALSE_ACCEPT_ROWS = {"chatter": ("chatter",), "babble only": ("babble",),
+                     "noise": ("noise", "pink", "silence")}
 
 
-def describe(voice: Speaker) -> str:
-    return f"{voice.name} ({voice.voice} -p {voice.pitch} -s {voice.speed})"
+def _pocketsphinx(options: dict[str, Any]) -> Recognizer:
+    from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+
+    return PocketsphinxRecognizer(**options)
 
 
-def report(voices: Sequence[Speaker], inside: Sequence[Clip], outside: Sequence[Clip],
-           heard_in: Sequence[Heard], heard_out: Sequence[Heard], misses: bool) -> None:
-    print(f"  {'voice':40s} {'clean right/wrong':>18s} {'noisy right/wrong':>18s}")
-    for voice in voices:
-        cells = []
-        for noisy in (False, True):
-            pairs = [(c, h) for c, h in zip(inside, heard_in, strict=True)
-                     if c.speaker == voice.name and c.noisy == noisy]
-            good = sum(right(c, h) for c, h in pairs)
-            wrong = sum(h.intent is not None and not right(c, h) for c, h in pairs)
-            cells.append(f"{good / len(pairs):8.1%} / {wrong / len(pairs):5.1%}")
-        print(f"  {describe(voice):40s} {cells[0]:>18s} {cells[1]:>18s}")
-    good = sum(right(c, h) for c, h in zip(inside, heard_in, strict=True))
-    wrong = sum(h.intent is not None and not right(c, h)
-                for c, h in zip(inside, heard_in, strict=True))
-    print(f"  all options: {good} of {len(inside)} right ({good / len(inside):.1%}),"
-          f" {wrong} wrong intent ({wrong / len(inside):.1%})")
-    accepted = [(c, h) for c, h in zip(outside, heard_out, strict=True) if h.intent is not None]
-    print(f"  out of option: {len(accepted)} of {len(outside)} accepted"
-          f" ({len(accepted) / len(outside):.1%} false accepts): "
-          + ", ".join(f"{c.text!r}->{h.text!r}" for c, h in accepted))
-    if misses:
-        for clip, heard in zip(inside, heard_in, strict=True):
-            if not right(clip, heard):
-                print(f"    miss {clip.speaker:8s} {'noisy' if clip.noisy else 'clean'}"
-                      f" {clip.grammar} {clip.text!r} -> {heard.raw_text!r}"
-                      f" ({heard.confidence:.2f})")
+def _whisper(options: dict[str, Any]) -> Recognizer:
+    from voicehost.speech import whisper_engine
+
+    return whisper_engine.WhisperRecognizer(**options)  # type: ignore[attr-defined, no-any-return]
+
+
+def _vosk(options: dict[str, Any]) -> Recognizer:
+    from voicehost.speech.factory import make_recognizer
+
+    return make_recognizer("vosk", None, **options)[0]  # type: ignore[no-any-return]
+
+
+# Recognizer name -> factory (given the recognizer options from the command line).
+RECOGNIZERS: dict[str, Callable[[dict[str, Any]], Recognizer]] = {
+    "pocketsphinx": _pocketsphinx,
+    "whisper": _whisper,
+    "vosk": _vosk,
+}
+
+
+def make_front_end(name: str) -> Any:
+    from voicehost.speech.frontend import make_front_end as make
+
+    return make(name)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the pipeline made of one clip."""
+
+    text: str
+    raw_text: str
+    intent: str | None
+    value: str | None
+    confidence: float
+    decode_seconds: float
+    cpu_seconds: float
+    audio_seconds: float
+
+
+class Pipeline:
+    """A front end (or none) and a recognizer, heard through clip after clip."""
+
+    def __init__(self, name: str, options: dict[str, Any]) -> None:
+        front, _, recognizer = name.rpartition("+")
+        self.front_end = make_front_end(front) if front and front != "none" else None
+        self.recognizer = RECOGNIZERS[recognizer](options)
+        self.grammars: dict[str, Grammar] = {}
+
+    def hear(self, record: dict[str, Any], pcm: bytes) -> Result:
+        grammar = self.grammars.get(record["grammar"])
+        if grammar is None:
+            grammar = self.grammars[record["grammar"]] = grammar_for_key(record["grammar"])
+        cpu = time.process_time()
+        if self.front_end is not None:
+            self.front_end.reset()
+            pcm = self.front_end.process(pcm) + self.front_end.flush()
+        hearing, intent = hear(self.recognizer, grammar, pcm)
+        return Result(hearing.text, hearing.raw_text, intent and intent.name,
+                      intent and intent.value, hearing.confidence, hearing.decode_seconds,
+                      time.process_time() - cpu, hearing.audio_seconds)
+
+
+def read_pcm(path: Path) -> bytes:
+    with wave.open(str(path), "rb") as clip:
+        return clip.readframes(clip.getnframes())
+
+
+def hear_share(pipeline: str, options: dict[str, Any], corpus: Path,
+               records: list[dict[str, Any]]) -> tuple[list[Result], int]:
+    """One worker: its clips' results and its peak RSS in kB."""
+    ears = Pipeline(pipeline, options)
+    results = [ears.hear(record, read_pcm(corpus / record["file"])) for record in records]
+    return results, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def hear_all(pipeline: str, options: dict[str, Any], corpus: Path,
+             records: Sequence[dict[str, Any]], workers: int) -> tuple[list[Result], int]:
+    """Every record heard, in record order, and the largest worker's peak RSS (kB)."""
+    shares = [list(records[i::workers]) for i in range(workers)]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        parts = pool.starmap(hear_share, [(pipeline, options, corpus, s) for s in shares])
+    results: list[Result] = [None] * len(records)  # type: ignore[list-item]
+    for i, (part, _) in enumerate(parts):
+        results[i::workers] = part
+    return results, max(rss for _, rss in parts)
+
+
+def load(corpus: Path, half: str, voices: set[str] | None) -> list[dict[str, Any]]:
+    manifest = corpus / "manifest.jsonl"
+    if not manifest.exists():
+        sys.exit(f"no {manifest}: run scripts/build_corpus.py first")
+    records = [json.loads(line) for line in manifest.open()]
+    unknown = (voices or set()) - {r["voice"] for r in records}
+    if unknown:
+        sys.exit(f"no voice {', '.join(sorted(unknown))} in {manifest}; its voices: "
+                 + ", ".join(sorted({r['voice'] for r in records})))
+    return [r for r in records if (half == "all" or r["half"] == half)
+            and (voices is None or r["voice"] in voices)]
+
+
+def is_right(record: dict[str, Any], result: Result) -> bool:
+    return (result.intent, result.value) == (record["intent"], record["value"])
+
+
+def is_wrong(record: dict[str, Any], result: Result) -> bool:
+    """Given an intent, and not the one it should: the worst mistake."""
+    return result.intent is not None and not is_right(record, result)
+
+
+def rate_row(pairs: list[tuple[dict[str, Any], Result]]) -> dict[str, Any]:
+    clips = len(pairs)
+    right = sum(is_right(r, h) for r, h in pairs)
+    wrong = sum(is_wrong(r, h) for r, h in pairs)
+    return {"clips": clips, "right": right, "wrong": wrong,
+            "right_pct": round(100 * right / clips, 1) if clips else None,
+            "wrong_pct": round(100 * wrong / clips, 1) if clips else None}
+
+
+def summarize(records: Sequence[dict[str, Any]], results: Sequence[Result],
+              rss_kb: int, wall: float) -> dict[str, Any]:
+    pairs = list(zip(records, results, strict=True))
+    options = [(r, h) for r, h in pairs if r["intent"] is not None]
+    outside = [(r, h) for r, h in pairs if r["intent"] is None]
+    decode = sorted(h.decode_seconds for _, h in pairs)
+    audio = sum(h.audio_seconds for _, h in pairs)
+    return {
+        "conditions": {c: rate_row([(r, h) for r, h in options if r["condition"] == c])
+                       for c in CONDITION_ROWS},
+        "synthetic": rate_row([(r, h) for r, h in options if r["kind"] == "option"]),
+        "synths": {s: rate_row([(r, h) for r, h in options if r["synth"] == s])
+                   for s in sorted({r["synth"] for r, _ in options})},
+        "voices": {v: rate_row([(r, h) for r, h in options if r["voice"] == v])
+                   for v in sorted({r["voice"] for r, _ in options if r["kind"] == "option"})},
+        "grammars": {g: rate_row([(r, h) for r, h in options if r["grammar"] == g])
+                     for g in sorted({r["grammar"] for r, _ in options if r["kind"] == "option"})},
+        "false_accepts": {name: false_accepts([(r, h) for r, h in outside if r["kind"] in kinds])
+                          for name, kinds in FALSE_ACCEPT_ROWS.items()},
+        "decode_seconds": {"median": round(statistics.median(decode), 4) if decode else None,
+                           "p95": round(decode[int(0.95 * (len(decode) - 1))], 4)
+                           if decode else None},
+        "cpu_per_audio_second": round(sum(h.cpu_seconds for _, h in pairs) / audio, 4)
+        if audio else None,
+        "peak_rss_mb": round(rss_kb / 1024, 1),
+        "clips": len(pairs), "audio_seconds": round(audio, 1), "wall_seconds": round(wall, 1),
+    }
+
+
+def false_accepts(pairs: list[tuple[dict[str, Any], Result]]) -> dict[str, Any]:
+    accepted = [(r, h) for r, h in pairs if h.intent is not None]
+    return {"clips": len(pairs), "accepted": len(accepted),
+            "pct": round(100 * len(accepted) / len(pairs), 1) if pairs else None,
+            "examples": [f"{r['text']!r}->{h.text!r}" for r, h in accepted[:12]]}
+
+
+def cell(row: dict[str, Any]) -> str:
+    if not row["clips"]:
+        return f"{'-':>6s}"
+    return f"{row['right_pct']:5.1f} % / {row['wrong_pct']:4.1f} %  ({row['clips']})"
+
+
+def print_report(title: str, summary: dict[str, Any]) -> None:
+    print(f"\n== {title}: {summary['clips']} clips, {summary['audio_seconds']:.0f} s of audio,"
+          f" heard in {summary['wall_seconds']:.0f} s")
+    print(f"  {'condition':12s} right / wrong intent  (clips)")
+    for name, row in summary["conditions"].items():
+        print(f"  {name:12s} {cell(row)}")
+    print(f"  {'synthetic':12s} {cell(summary['synthetic'])}")
+    print(f"\n  {'synthesizer':12s} right / wrong intent  (clips), all conditions")
+    for name, row in summary["synths"].items():
+        print(f"  {name:12s} {cell(row)}")
+    print(f"\n  {'voice':24s} right / wrong intent  (clips), all conditions")
+    for name, row in summary["voices"].items():
+        print(f"  {name:24s} {cell(row)}")
+    print(f"\n  {'grammar':28s} right / wrong intent  (clips), all conditions")
+    for name, row in summary["grammars"].items():
+        print(f"  {name:28s} {cell(row)}")
+    print("\n  false accepts (out-of-option clips given an intent):")
+    for name, row in summary["false_accepts"].items():
+        pct = "-" if row["pct"] is None else f"{row['pct']:.1f} %"
+        print(f"  {name:12s} {row['accepted']} of {row['clips']} ({pct})"
+              + (": " + ", ".join(row["examples"]) if row["examples"] else ""))
+    print(f"\n  decode seconds median {summary['decode_seconds']['median']},"
+          f" p95 {summary['decode_seconds']['p95']};"
+          f" CPU seconds per audio second {summary['cpu_per_audio_second']};"
+          f" peak RSS of a worker {summary['peak_rss_mb']} MB")
+
+
+def print_misses(records: Sequence[dict[str, Any]], results: Sequence[Result]) -> None:
+    print("\n  misses (option clips not given their intent):")
+    for record, result in zip(records, results, strict=True):
+        if record["intent"] is not None and not is_right(record, result):
+            print(f"    {record['voice']:16s} {record['condition']:8s} {record['grammar']:26s}"
+                  f" {record['text']!r} -> {result.raw_text!r} ({result.confidence:.2f})"
+                  f"{' WRONG' if is_wrong(record, result) else ''}")
+
+
+def recognizer_options(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.pipeline.endswith("pocketsphinx"):
+        return {}
+    options: dict[str, Any] = {"whole_utterance": args.whole_utterance}
+    if args.floor is not None:
+        options["floor"] = args.floor
+    return options
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--voices", default="test", help="comma-separated: test, variants")
-    parser.add_argument("--floor", type=float, default=DEFAULT_FLOOR)
+    parser.add_argument("--pipeline", default="pocketsphinx",
+                        help="RECOGNIZER or FRONTEND+RECOGNIZER, e.g. webrtc+pocketsphinx")
+    parser.add_argument("--half", choices=("tune", "held-out", "all"), default="held-out")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--voices", help="only these voices (comma-separated manifest names)")
+    parser.add_argument("--limit", type=int, help="only the first N clips of the shuffle")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--misses", action="store_true", help="list every option clip missed")
+    parser.add_argument("--floor", type=float, help="pocketsphinx: the confidence floor")
     parser.add_argument("--whole-utterance", action="store_true",
-                        help="decode each clip in one piece (batch CMN) instead of streaming")
+                        help="pocketsphinx: decode each clip in one piece (batch CMN)")
     args = parser.parse_args()
-    began = time.perf_counter()
-    for name in args.voices.split(","):
-        voices = VOICE_SETS[name]
-        inside, outside = build_corpus(voices)
-        started = time.perf_counter()
-        heard = hear_in_parallel([*inside, *outside], floor=args.floor,
-                                 whole_utterance=args.whole_utterance)
-        print(f"\n== {name} voices, floor {args.floor}: {len(inside)} option clips,"
-              f" {len(outside)} out-of-option clips, heard in"
-              f" {time.perf_counter() - started:.0f} s")
-        report(voices, inside, outside, heard[: len(inside)], heard[len(inside):], args.misses)
-    print(f"\ntotal {time.perf_counter() - began:.0f} s")
+    records = load(args.corpus, args.half, set(args.voices.split(",")) if args.voices else None)
+    random.Random(0).shuffle(records)  # voices and conditions mixed, the same order every run
+    records = records[: args.limit] if args.limit else records
+    started = time.perf_counter()
+    results, rss = hear_all(args.pipeline, recognizer_options(args), args.corpus, records,
+                            args.workers)
+    summary = summarize(records, results, rss, time.perf_counter() - started)
+    summary.update(pipeline=args.pipeline, half=args.half, options=recognizer_options(args))
+    print_report(f"{args.pipeline}, {args.half}", summary)
+    if args.misses:
+        print_misses(records, results)
+    if args.json:
+        args.json.write_text(json.dumps({**summary, "results": [
+            {**record, **asdict(result)} for record, result in zip(records, results, strict=True)
+        ]}, indent=1))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 PACKAGES=(python3-venv espeak-ng libespeak-ng1 libportaudio2 pulseaudio pulseaudio-utils
           libasound2-plugins alsa-utils sox poppler-utils)
+# The hearing corpus's other synthesizers, crowd talkers and real recordings (tests only).
+PACKAGES+=(flite festival festvox-kallpc16k festvox-us-slt-hts festvox-kdlpc16k
+           pocketsphinx-testdata)
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")

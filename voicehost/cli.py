@@ -13,14 +13,14 @@ from voicehost.host.events import EventStream
 from voicehost.host.table import Seats
 from voicehost.session import GAMES, default_journal, new_table, resume, start
 from voicehost.speech.base import Voice
-from voicehost.speech.factory import MODELS_DIR
+from voicehost.speech.factory import ENGINES, MODELS_DIR
 from voicehost.speech.text_voice import TextVoice
 
 
 def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--io", choices=("audio", "text"), default="audio",
                         help="audio: microphone and speaker; text: stdin and stdout")
-    parser.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto")
+    parser.add_argument("--engine", choices=ENGINES, default="auto")
     parser.add_argument("--model", type=Path, help="a vosk model directory")
     parser.add_argument("--rate", type=int, default=175, help="speech rate, words per minute")
     parser.add_argument("--volume", type=float, default=1.0, help="speech volume, 0 to 1")
@@ -64,6 +64,7 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("devices", help="list microphones and speakers")
     doctor = commands.add_parser("doctor", help="check microphone, speaker, engines, models")
     doctor.add_argument("--model", type=Path)
+    doctor.add_argument("--engine", choices=ENGINES, default="auto")
 
     say = commands.add_parser("say", help="speak a line (or save it to a WAV)")
     say.add_argument("text")
@@ -75,7 +76,7 @@ def parser() -> argparse.ArgumentParser:
     hear = commands.add_parser("hear", help="recognize a WAV file, print JSON")
     hear.add_argument("wav", type=Path)
     hear.add_argument("--phrases", default=None, help='e.g. "yup|nope|repeat"')
-    hear.add_argument("--engine", choices=("auto", "vosk", "pocketsphinx"), default="auto")
+    hear.add_argument("--engine", choices=ENGINES, default="auto")
     hear.add_argument("--model", type=Path)
     hear.add_argument("--decision", default="answer",
                       help="listen as the host does for: answer, point, squad, ready, confirm, "

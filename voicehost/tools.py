@@ -124,12 +124,15 @@ def doctor_checks(args: argparse.Namespace) -> list[tuple[str, bool, str]]:
 
     checks: list[tuple[str, bool, str]] = []
     try:
-        level = devices.measure_input_level(1.0)
+        samples = devices.record_input(2.0)
+        level = devices.level_dbfs(samples)
         problem = devices.input_level_problem(level)
         checks.append((f"microphone level {level:.0f} dBFS", problem is None,
                        "" if problem is None else f"{problem.what} {problem.what_to_do}"))
+        checks.append(room_check(samples.tobytes()))
     except devices.AudioDeviceError as problem:
         checks.append(("microphone", False, str(problem)))
+    checks.append(pipeline_check(args))
     speaker = devices.check_speaker()
     checks.append((f"speaker {speaker.device}", speaker.ok,
                    "" if speaker.problem is None
@@ -153,6 +156,37 @@ def doctor_checks(args: argparse.Namespace) -> list[tuple[str, bool, str]]:
         checks.append(("text to speech (pyttsx3)", False,
                        f"{problem}. On Debian/Ubuntu: apt-get install espeak-ng"))
     return checks
+
+
+def room_check(pcm: bytes) -> tuple[str, bool, str]:
+    """How loud the room is right now, heard as the ears hear it between answers."""
+    from voicehost.speech.ears import RoomLevel
+    from voicehost.speech.endpoint import Endpointer
+
+    endpointer = Endpointer()
+    endpointer.feed(pcm)
+    room = RoomLevel()
+    room.noise_dbfs = endpointer.room_dbfs
+    if room.noise_dbfs is None:
+        return ("room noise", False, "nothing was recorded")
+    what = (f"room noise {room.noise_dbfs:.0f} dBFS at its loud moments; a player at "
+            f"{room.speech_dbfs:.0f} dBFS stands {room.speech_dbfs - room.noise_dbfs:.0f} dB "
+            "above it")
+    if room.too_loud():
+        return (what, False, f"too loud to hear one player: players need {room.margin_db:.0f} "
+                "dB over the room. Lower the music or the chatter, or move the microphone "
+                "closer to the players.")
+    return (what, True, "")
+
+
+def pipeline_check(args: argparse.Namespace) -> tuple[str, bool, str]:
+    """Which hearing pipeline `voicehost play` would use, and whether it loads."""
+    from voicehost.speech.factory import describe_pipeline
+
+    try:
+        return (f"hearing: {describe_pipeline(args.engine, args.model)}", True, "")
+    except SystemExit as problem:
+        return ("hearing", False, str(problem))
 
 
 def run_doctor(args: argparse.Namespace) -> int:

@@ -277,8 +277,8 @@ def check_speaker(device: DeviceSpec = None, seconds: float = 0.4,
     return SpeakerCheck(True, name, took)
 
 
-def measure_input_level(seconds: float = 1.0, device: DeviceSpec = None) -> float:
-    """RMS level of the microphone over `seconds`, in dBFS (-100 for digital silence)."""
+def record_input(seconds: float = 1.0, device: DeviceSpec = None) -> np.ndarray:
+    """`seconds` of the microphone as 16 kHz mono int16 samples."""
     sd = sounddevice()
     info = find_device(device, "input")
     rate = 16000 if supports(info, "input", 16000) else info.default_rate
@@ -292,8 +292,19 @@ def measure_input_level(seconds: float = 1.0, device: DeviceSpec = None) -> floa
             f"Could not record from {info.name!r} ({exc}).",
             "Check that the microphone is connected and not used by another program.",
         ) from exc
-    power = float(np.mean(samples[settle:, 0].astype(np.float64) ** 2)) / 32768.0**2
+    recorded = samples[settle:, 0]
+    return recorded if rate == 16000 else resample(recorded, rate, 16000).astype(np.int16)
+
+
+def level_dbfs(samples: np.ndarray) -> float:
+    """RMS level of int16 samples in dBFS (-100 for digital silence)."""
+    power = float(np.mean(samples.astype(np.float64) ** 2)) / 32768.0**2
     return max(-100.0, 10.0 * math.log10(power + 1e-12))
+
+
+def measure_input_level(seconds: float = 1.0, device: DeviceSpec = None) -> float:
+    """RMS level of the microphone over `seconds`, in dBFS (-100 for digital silence)."""
+    return level_dbfs(record_input(seconds, device))
 
 
 def input_level_problem(dbfs: float) -> Problem | None:

@@ -16,7 +16,9 @@ from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, Recognizer
 from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer
 from voicehost.speech.microphone import Frame, Microphone
 
-QUIET_MARGIN_DB = 10.0  # a player's speech must stand this far above the room's noise
+# A player's speech must stand this far above the room's loud moments to be heard: Whisper
+# hears 81 % of held-out phrases at 20 dB SNR of crowd babble, 30 % at 10 dB (README).
+QUIET_MARGIN_DB = 15.0
 TYPICAL_SPEECH_DBFS = -30.0  # assumed until the first player has been understood
 
 
@@ -25,7 +27,7 @@ class RoomLevel:
 
     def __init__(self, margin_db: float = QUIET_MARGIN_DB) -> None:
         self.margin_db = margin_db
-        self.noise_dbfs: float | None = None  # the endpointer's noise floor, last reading
+        self.noise_dbfs: float | None = None  # the room's loud moments, last reading
         self._speech: deque[float] = deque(maxlen=8)  # levels of understood utterances
 
     @property
@@ -152,7 +154,7 @@ class Ears:
         while True:
             now = time.monotonic()
             if started_at is None and now >= deadline:
-                self.room.noise_dbfs = self.endpointer.floor_dbfs
+                self.room.noise_dbfs = self._room_noise()
                 return None
             frame = self.microphone.read(timeout=min(0.1, max(0.01, deadline - now)))
             if frame is None:
@@ -167,11 +169,15 @@ class Ears:
                     started_at = None
                 continue
             if started_at is None and frame.captured_at >= deadline:
-                self.room.noise_dbfs = self.endpointer.floor_dbfs
+                self.room.noise_dbfs = self._room_noise()
                 return None
             heard, started_at = self._hear(frame, frame_s, started_at)
             if heard is not None:
                 return heard
+
+    def _room_noise(self) -> float | None:
+        room = self.endpointer.room_dbfs
+        return self.endpointer.floor_dbfs if room is None else room
 
     def _measure(self, hearing: Hearing) -> float | None:
         """Update the room's levels from one utterance; its speech-over-noise in dB."""
@@ -203,7 +209,7 @@ class Ears:
                 self._recognizing = True
                 self.recognizer.feed(event.pcm)
                 started_at = frame_end - (position - event.at_s)
-                self._noise_at_start = self.endpointer.floor_dbfs
+                self._noise_at_start = self._room_noise()
                 self._levels = hop_levels(event.pcm)
             elif event.kind == "speech" and started_at is not None:
                 self.recognizer.feed(event.pcm)

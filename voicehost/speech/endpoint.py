@@ -2,11 +2,14 @@
 
 Pure signal processing, no devices. Feed audio of any length; the endpointer cuts it into
 10 ms hops, compares each hop's energy with an adaptive noise floor and reports events:
-"start" (with pre-roll), "speech" (more of the utterance) and "end".
+"start" (with pre-roll), "speech" (more of the utterance) and "end". A hop must also be
+louder than the room level (`room_dbfs`, the loud moments of the audio outside utterances),
+so a crowd talking at other tables is not taken for the player.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -37,6 +40,16 @@ class EndpointSettings:
     quietest_floor_dbfs: float = -60.0  # the floor never goes below this (digital silence)
     floor_rise_s: float = 1.5  # time constant for the floor following louder steady noise
     floor_fall_s: float = 0.1  # time constant for the floor following a quieter room
+    # The room level: this percentile of the hop levels outside utterances over the window.
+    # In babble the floor sits in the gaps between other talkers' words; the player at the
+    # table is louder than the room's loud moments, so margins over those hold in chatter.
+    room_percentile: float = 90.0
+    room_window_s: float = 2.0
+    room_start_margin_db: float | None = 6.0  # None: the room level does not gate speech
+    room_keep_margin_db: float | None = 3.0
+    # A crowd's loud moments stay this close to its gaps; a louder room level is one bang
+    # (a door, a beep) still in the window, which must not deafen the endpointer.
+    room_above_floor_max_db: float = 20.0
 
     def __post_init__(self) -> None:
         if self.trailing_silence_s <= 0 or self.min_speech_s < 0 or self.pre_roll_s < 0:
@@ -45,6 +58,8 @@ class EndpointSettings:
             raise ValueError("max_utterance_s must be longer than min_speech_s")
         if self.keep_margin_db > self.start_margin_db:
             raise ValueError("keep_margin_db must not exceed start_margin_db")
+        if (self.room_start_margin_db is None) != (self.room_keep_margin_db is None):
+            raise ValueError("set both room margins or neither")
 
 
 @dataclass(frozen=True)
@@ -69,7 +84,7 @@ def hop_dbfs(hop: np.ndarray) -> float:
 
 
 class Endpointer:
-    """Energy-based speech endpointer with an adaptive noise floor."""
+    """Speech endpointer: hop energy over an adaptive noise floor and over the room level."""
 
     def __init__(self, settings: EndpointSettings | None = None) -> None:
         self.settings = settings or EndpointSettings()
@@ -78,6 +93,9 @@ class Endpointer:
         self._fall = 1.0 - math.exp(-HOP_S / s.floor_fall_s)
         self._pre_roll_hops = round(s.pre_roll_s / HOP_S)
         self.floor_dbfs: float | None = None
+        self._room_levels: deque[float] = deque()  # idle hop levels, oldest first
+        self._room_sorted: list[float] = []  # the same, sorted
+        self._room_size = max(1, round(s.room_window_s / HOP_S))
         self.reset()
 
     def reset(self, keep_floor: bool = True) -> None:
@@ -93,11 +111,25 @@ class Endpointer:
         self._last_active = 0  # hop index just after the last active hop
         if not keep_floor:
             self.floor_dbfs = None
+            self._room_levels.clear()
+            self._room_sorted.clear()
 
     @property
     def position_s(self) -> float:
         """Seconds of audio fed since the last reset (complete hops only)."""
         return self._hops * HOP_S
+
+    @property
+    def room_dbfs(self) -> float | None:
+        """How loud the room gets while nobody speaks to the host: the `room_percentile` of
+        the last `room_window_s` of hop levels outside utterances, dBFS."""
+        if not self._room_sorted:
+            return None
+        s = self.settings
+        rank = round(s.room_percentile / 100 * (len(self._room_sorted) - 1))
+        if self.floor_dbfs is None:
+            return self._room_sorted[rank]
+        return min(self._room_sorted[rank], self.floor_dbfs + s.room_above_floor_max_db)
 
     @property
     def in_speech(self) -> bool:
@@ -133,15 +165,16 @@ class Endpointer:
         index = self._hops
         self._hops += 1
         above = level - self.floor_dbfs
-        active = above > s.keep_margin_db
+        starts, active = self._judge(level, above)
 
         if self._state == "speech":
             return self._speech_step(hop, index, active)
 
         self._history.append(hop)
         if self._state == "idle":
+            self._hear_room(level)
             self._adapt_floor(level)
-            if above > s.start_margin_db:
+            if starts:
                 self._state, self._onset, self._voiced, self._quiet = "pending", index, 1, 0
             else:
                 while len(self._history) > self._pre_roll_hops:
@@ -161,6 +194,23 @@ class Endpointer:
         if self._state == "pending" and self._voiced * HOP_S >= s.min_speech_s - 1e-9:
             return self._confirm_start(index)
         return None
+
+    def _judge(self, level: float, above: float) -> tuple[bool, bool]:
+        """Whether this hop may start speech, and whether it counts as speaking."""
+        s = self.settings
+        starts, active = above > s.start_margin_db, above > s.keep_margin_db
+        room = self.room_dbfs
+        if room is None or s.room_start_margin_db is None or s.room_keep_margin_db is None:
+            return starts, active
+        return (starts and level > room + s.room_start_margin_db,
+                active and level > room + s.room_keep_margin_db)
+
+    def _hear_room(self, level: float) -> None:
+        if len(self._room_levels) >= self._room_size:
+            old = self._room_levels.popleft()
+            del self._room_sorted[bisect.bisect_left(self._room_sorted, old)]
+        self._room_levels.append(level)
+        bisect.insort(self._room_sorted, level)
 
     def _confirm_start(self, index: int) -> EndpointEvent:
         first = max(0, self._onset - self._pre_roll_hops)
@@ -185,6 +235,10 @@ class Endpointer:
             # Whatever kept going this long is the new background: re-learn the floor from it.
             self.floor_dbfs = max(float(np.percentile(self._recent_db, 10)),
                                   s.quietest_floor_dbfs)
+            self._room_levels.clear()
+            self._room_sorted.clear()
+            for recent in self._recent_db:
+                self._hear_room(recent)
             return self._end((index + 1) * HOP_S, "max_length")
         return None
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from voicehost.speech.base import Recognizer, Voice
 
 MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
+ENGINES = ("auto", "vosk", "pocketsphinx", "whisper")
 
 
 def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = MODELS_DIR,
@@ -19,6 +20,13 @@ def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = M
     from voicehost.speech.models import NO_MODEL_MESSAGE
     from voicehost.speech.vosk_engine import find_model
 
+    if engine == "whisper":
+        from voicehost.speech.whisper_engine import WhisperModelError, WhisperRecognizer
+
+        try:
+            return WhisperRecognizer(model), "Listening with Whisper tiny.en (phrase scoring)."
+        except WhisperModelError as problem:
+            raise SystemExit(str(problem)) from None
     model_dir = model if model is not None else find_model(models_dir)
     if engine == "vosk" and model_dir is None:
         raise SystemExit(NO_MODEL_MESSAGE)
@@ -32,6 +40,14 @@ def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = M
         "Listening with pocketsphinx: no vosk model in models/ "
         "(voicehost models download fetches one).")
     return PocketsphinxRecognizer(whole_utterance=whole_utterances), notice
+
+
+def describe_pipeline(engine: str, model: Path | None = None) -> str:
+    """The pipeline `engine` gives, in one line: front end, endpointer, recognizer."""
+    recognizer, _ = make_recognizer(engine, model)
+    return (f"microphone → energy endpointer with the room-level gate → {recognizer.name}"
+            + (" (phrase scoring)" if recognizer.name == "whisper" else "")
+            + f" [--engine {engine}]")
 
 
 def audio_voice_or_notice(args: argparse.Namespace) -> tuple[Voice | None, str]:

@@ -1,0 +1,50 @@
+"""`voicehost doctor` in the virtual room: it says which pipeline hears and how loud the room
+is right now, from what the microphone records (crowd babble played into the room)."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+
+import numpy as np
+from conditions import babble
+from room import Room, play_into_room
+
+from voicehost.tools import doctor_checks
+
+ARGS = argparse.Namespace(model=None, engine="pocketsphinx")
+
+
+def checks_while(pcm: bytes | None) -> dict[str, tuple[bool, str]]:
+    player = None
+    if pcm is not None:
+        player = threading.Thread(target=play_into_room, args=(pcm,))
+        player.start()
+    try:
+        return {what: (fine, advice) for what, fine, advice in doctor_checks(ARGS)}
+    finally:
+        if player is not None:
+            player.join()
+
+
+def room_line(checks: dict[str, tuple[bool, str]]) -> tuple[str, bool, str]:
+    what = next(w for w in checks if w.startswith("room noise"))
+    return what, *checks[what]
+
+
+def test_doctor_names_the_pipeline(room: Room) -> None:
+    checks = checks_while(None)
+    hearing = [w for w in checks if w.startswith("hearing:")]
+    assert hearing == ["hearing: microphone → energy endpointer with the room-level gate → "
+                       "pocketsphinx [--engine pocketsphinx]"]
+    assert checks[hearing[0]][0]
+
+
+def test_doctor_hears_a_quiet_room_and_a_loud_party(room: Room) -> None:
+    quiet, fine, _ = room_line(checks_while(None))
+    assert fine, quiet
+    party = np.frombuffer(babble(4.0, seed=3), dtype=np.int16).astype(np.float64) * 2.0
+    loud, fine, advice = room_line(checks_while(party.clip(-32768, 32767)
+                                                .astype(np.int16).tobytes()))
+    assert not fine and "too loud" in advice, loud
+    assert float(loud.split()[2]) > -30  # "room noise -18 dBFS at its loud moments ..."

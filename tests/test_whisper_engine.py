@@ -1,0 +1,226 @@
+"""WhisperRecognizer on the real tiny.en model, hearing espeak-ng players as `voicehost hear` does.
+
+The clips are a slice of the Secret Squad corpus (tests/hearing_corpus.py): every phrase the
+game accepts once, in one of the four VOICES in turn, clean and with white noise at 15 dB SNR,
+and every out-of-option utterance once plus the noise bursts. The bars sit a few points under
+what the full corpus measured (the engine's module docstring and the report of issue 10), so a
+new command in prompts/ does not flip them; an engine that stops scoring the phrases, or stops
+rejecting, falls far below them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+from hearing_corpus import (
+    OUT_OF_OPTION,
+    Clip,
+    condition,
+    grammar_for,
+    hear,
+    noise_bursts,
+    option_cases,
+    synthesize,
+)
+from speakers import PLAIN, VOICES, speak
+
+from voicehost.intents.grammar import Grammar
+from voicehost.speech.base import SAMPLE_RATE, recognize
+from voicehost.speech.whisper_engine import (
+    MODEL_SHA256,
+    WhisperModelError,
+    WhisperRecognizer,
+    find_model,
+    log_mel,
+    verify_model,
+)
+
+MIN_RIGHT = {False: 0.75, True: 0.60}  # share of option clips given the right intent
+MAX_WRONG_INTENT = 0.04
+MAX_FALSE_ACCEPT = 0.06
+
+
+@pytest.fixture(scope="module")
+def engine() -> WhisperRecognizer:
+    return WhisperRecognizer()
+
+
+@pytest.fixture(scope="module")
+def clips() -> list[Clip]:
+    """Every option once clean and once noisy (other voices), every out-of-option utterance
+    once (every other one noisy), then the noise bursts."""
+    cases = option_cases()
+    audio = synthesize([p for _, p, _ in cases] + list(OUT_OF_OPTION), VOICES)
+    inside = [Clip(phrase, voice.name, noisy, key, intent,
+                   condition(audio[(phrase, voice.name)], noisy))
+              for i, (key, phrase, intent) in enumerate(cases) for noisy in (False, True)
+              for voice in [VOICES[(i + 2 * noisy) % len(VOICES)]]]
+    keys = [key for key, _, _ in cases]
+    outside = [Clip(text, VOICES[i % len(VOICES)].name, i % 2 == 1, keys[i % len(keys)], None,
+                    condition(audio[(text, VOICES[i % len(VOICES)].name)], i % 2 == 1))
+               for i, text in enumerate(OUT_OF_OPTION)]
+    outside += [Clip("noise burst", "none", False, keys[i], None, pcm)
+                for i, pcm in enumerate(noise_bursts())]
+    return inside + outside
+
+
+@pytest.fixture(scope="module")
+def heard(engine: WhisperRecognizer, clips: list[Clip]) -> list[tuple[Clip, object, float]]:
+    grammars: dict[tuple[str, int], Grammar] = {}
+    results = []
+    for clip in clips:
+        grammar = grammars.setdefault(clip.grammar, grammar_for(clip.grammar))
+        hearing, intent = hear(engine, grammar, clip.pcm)
+        results.append((clip, intent, hearing.decode_seconds))
+    return results
+
+
+def _share(pairs: list[tuple[Clip, object, float]], test) -> float:  # noqa: ANN001
+    return sum(1 for pair in pairs if test(*pair)) / len(pairs)
+
+
+@pytest.mark.parametrize("noisy", [False, True], ids=["clean", "noisy"])
+def test_the_right_phrase_is_heard_among_the_options(heard: list, noisy: bool) -> None:
+    options = [h for h in heard if h[0].expected is not None and h[0].noisy == noisy]
+    rate = _share(options, lambda clip, intent, _: intent == clip.expected)
+    wrong = [(c.text, i) for c, i, _ in options if i is not None and i != c.expected]
+    print(f"\n{'noisy' if noisy else 'clean'}: {rate:.1%} right of {len(options)}; "
+          f"wrong intent: {wrong}")
+    assert rate >= MIN_RIGHT[noisy]
+    assert len(wrong) / len(options) <= MAX_WRONG_INTENT
+
+
+def test_chatter_and_noise_are_not_understood(heard: list) -> None:
+    outside = [h for h in heard if h[0].expected is None]
+    accepted = [(c.text, i) for c, i, _ in outside if i is not None]
+    print(f"\nfalse accepts: {len(accepted)} of {len(outside)}: {accepted}")
+    assert len(accepted) / len(outside) <= MAX_FALSE_ACCEPT
+    bursts = [i for c, i, _ in outside if c.text == "noise burst"]
+    assert bursts and all(i is None for i in bursts)
+
+
+def test_decoding_fits_the_latency_budget(heard: list) -> None:
+    latency = sorted(seconds for _, _, seconds in heard)
+    median, p95 = statistics.median(latency), latency[int(0.95 * (len(latency) - 1))]
+    print(f"\ndecode: median {median:.3f} s, p95 {p95:.3f} s")
+    assert median <= 0.6 and p95 <= 1.5  # budget: 0.6 / 1.0 s; slack for a loaded CI machine
+
+
+def test_runner_up_and_confidences_are_exposed(engine: WhisperRecognizer) -> None:
+    pointing = grammar_for(("point", 10))
+    hearing, _ = hear(engine, pointing, speak("player six", VOICES[0]))
+    alternatives = engine.last_alternatives
+    assert hearing.text == "player six" == alternatives[0][0]
+    assert len(alternatives) >= 2 and alternatives[1][0] != "player six"
+    confidences = [c for _, c in alternatives]
+    assert confidences[1:] == sorted(confidences[1:], reverse=True)
+    assert confidences[0] > max(confidences[1:])
+    assert all(0.0 <= c <= 1.0 for c in confidences)
+    assert hearing.confidence == alternatives[0][1] >= engine.floor
+
+
+def test_the_caller_spelling_of_a_phrase_comes_back(engine: WhisperRecognizer) -> None:
+    engine.set_phrases(["Fox", "Owl", "Bear", "Frog"])
+    assert recognize(engine, speak("fox", VOICES[2])).text == "Fox"
+
+
+def test_streamed_chunks_hear_like_one_block(engine: WhisperRecognizer) -> None:
+    pcm = speak("skip this one", VOICES[1])
+    engine.set_phrases(grammar_for(("answer", 4)).phrases)
+    whole = recognize(engine, pcm)
+    engine.start()
+    for i in range(0, len(pcm), 333):
+        engine.feed(pcm[i:i + 333])
+    streamed = engine.finish()
+    assert streamed.text == whole.text == "skip this one"
+    assert streamed.confidence == pytest.approx(whole.confidence, abs=1e-6)
+    assert streamed.audio_seconds == pytest.approx(len(pcm) / 2 / SAMPLE_RATE)
+
+
+def test_silence_is_not_understood(engine: WhisperRecognizer) -> None:
+    engine.set_phrases(grammar_for(("answer", 4)).phrases)
+    assert recognize(engine, bytes(2 * SAMPLE_RATE)).text == ""
+
+
+def test_phrase_sets_are_prepared_once(engine: WhisperRecognizer,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    answers, pointing = grammar_for(("answer", 4)).phrases, grammar_for(("point", 10)).phrases
+    engine.set_phrases(answers)
+    engine.set_phrases(pointing)
+    prepared = engine._phrases
+    calls = []
+    monkeypatch.setattr(engine, "_tokenize", lambda phrases: calls.append(phrases))
+    began = time.perf_counter()
+    for _ in range(100):
+        engine.set_phrases(answers)
+        engine.set_phrases(list(reversed(pointing)))
+    assert calls == [] and engine._phrases is prepared
+    assert (time.perf_counter() - began) / 200 < 0.002
+
+
+def test_open_vocabulary_transcribes_but_is_not_offered(engine: WhisperRecognizer) -> None:
+    # Free transcription works for plain sentences, but single clue words came out right only
+    # 216 of 528 times: the host must not read them aloud (AudioVoice.record checks this flag).
+    assert engine.open_vocabulary is False
+    engine.set_phrases(None)
+    heard = recognize(engine, speak("did you see the game last night", VOICES[0]))
+    assert heard.raw_text.startswith("did you see the game last")
+    engine.set_phrases(["yes", "no"])
+    assert recognize(engine, speak("yes", PLAIN)).text == "yes"
+
+
+def test_the_installed_model_matches_the_pinned_hashes() -> None:
+    verify_model(find_model())
+    assert set(MODEL_SHA256) == {"config.json", "model.bin", "tokenizer.json", "vocabulary.txt"}
+
+
+@pytest.mark.parametrize("damaged", ["model.bin", "tokenizer.json"])
+def test_a_corrupted_copy_is_refused(tmp_path: Path, damaged: str) -> None:
+    for name in MODEL_SHA256:
+        if name == damaged:
+            shutil.copyfile(find_model() / name, tmp_path / name)
+        else:
+            (tmp_path / name).symlink_to(find_model() / name)
+    with open(tmp_path / damaged, "r+b") as f:
+        f.seek(-1, 2)
+        last = f.read(1)
+        f.seek(-1, 2)
+        f.write(bytes([last[0] ^ 1]))
+    with pytest.raises(WhisperModelError, match=damaged):
+        WhisperRecognizer(tmp_path)
+
+
+def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(WhisperModelError, match="config.json"):
+        WhisperRecognizer(tmp_path)
+    models = tmp_path / "models"
+    (models / "whisper-tiny.en").mkdir(parents=True)
+    assert find_model(None, models) == models / "whisper-tiny.en"
+
+
+def test_features_have_whisper_shape_and_scale() -> None:
+    tone = speak("hello", PLAIN)
+    import numpy as np
+
+    audio = np.frombuffer(tone, dtype="<i2") / 32768.0
+    features = log_mel(audio, 300)
+    assert features.shape == (80, 300)
+    assert features.max() <= 2.5 and features.max() - features.min() <= 2.0 + 1e-6
+
+
+def test_wavering_pairs_the_two_best_only_when_together_they_are_sure(
+        engine: WhisperRecognizer) -> None:
+    pointing = grammar_for(("point", 10))
+    hearing, _ = hear(engine, pointing, speak("player six", VOICES[1]))
+    # the pair's confidence sets the runner-up aside: never below the best phrase's own
+    assert engine._pair_confidence >= hearing.confidence > 0.0
+    ranked = [("owl", 0.3), ("bear", 0.25), ("fox", 0.01)]
+    engine._pair_confidence = 0.9
+    assert engine.wavering(ranked) == (("owl", 0.3), ("bear", 0.25))
+    assert engine.wavering([("owl", 0.7), ("bear", 0.2)]) == ()  # the best was accepted
+    engine._pair_confidence = 0.2
+    assert engine.wavering(ranked) == ()  # not surely either of them: not understood
