@@ -215,6 +215,9 @@ class GrammarSphinx:
         self._audio += len(pcm)
         self._decoder.process_raw(pcm, False, False)
 
+    def preview(self) -> bool:
+        return False
+
     def finish(self) -> Hearing:
         began = time.monotonic()
         self._decoder.end_utt()

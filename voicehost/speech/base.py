@@ -44,6 +44,11 @@ class Recognizer(Protocol):
     def feed(self, pcm: bytes) -> None:
         """Stream audio of the current utterance as it arrives."""
 
+    def preview(self) -> bool:
+        """The player has paused: start hearing what was fed so far, so that finish() can
+        answer at once if the pause turns out to be the end. False: the engine does not
+        preview (it decodes as the audio streams in), and nothing changes."""
+
     def finish(self) -> Hearing:
         """End the utterance and return what was heard."""
 

@@ -19,6 +19,9 @@ from voicehost.speech.microphone import Frame, Microphone
 # A player's speech must stand this far above the room's loud moments to be heard: Whisper
 # hears 81 % of held-out phrases at 20 dB SNR of crowd babble, 30 % at 10 dB (README).
 QUIET_MARGIN_DB = 15.0
+# After this much quiet the engine starts hearing the utterance (a preview) while the
+# endpointer waits out the rest of its trailing silence; speech that resumes voids it.
+PREVIEW_AFTER_S = 0.15
 TYPICAL_SPEECH_DBFS = -30.0  # assumed until the first player has been understood
 
 
@@ -133,6 +136,7 @@ class Ears:
         self.room = RoomLevel()
         self._levels: list[float] = []  # dBFS of the current utterance's hops
         self._noise_at_start: float | None = None
+        self._withheld: list[bytes] | None = None  # audio after a preview, not yet fed
 
     def close(self) -> None:
         self.microphone.stop()
@@ -207,12 +211,16 @@ class Ears:
             if event.kind == "start":
                 self.recognizer.start()
                 self._recognizing = True
+                self._withheld = None
                 self.recognizer.feed(event.pcm)
                 started_at = frame_end - (position - event.at_s)
                 self._noise_at_start = self._room_noise()
                 self._levels = hop_levels(event.pcm)
             elif event.kind == "speech" and started_at is not None:
-                self.recognizer.feed(event.pcm)
+                if self._withheld is not None:
+                    self._withheld.append(event.pcm)
+                else:
+                    self.recognizer.feed(event.pcm)
                 self._levels += hop_levels(event.pcm)
             elif event.kind == "end" and started_at is not None:
                 endpoint_at = time.monotonic()
@@ -223,4 +231,17 @@ class Ears:
                 pcm = b"".join(self._kept) if self._kept is not None else b""
                 return Heard(hearing, started_at, ended_at, endpoint_at, result_at,
                              event.reason, pcm, self._measure(hearing)), None
+        if started_at is not None:
+            self._preview_on_pause()
         return None, started_at
+
+    def _preview_on_pause(self) -> None:
+        """Let the engine start hearing once the player pauses; if they go on, feed it what
+        was held back (which voids the preview)."""
+        paused = self.endpointer.quiet_s >= PREVIEW_AFTER_S
+        if paused and self._withheld is None and self.recognizer.preview():
+            self._withheld = []
+        elif not paused and self._withheld is not None:
+            for pcm in self._withheld:
+                self.recognizer.feed(pcm)
+            self._withheld = None

@@ -132,6 +132,11 @@ class Endpointer:
         return min(self._room_sorted[rank], self.floor_dbfs + s.room_above_floor_max_db)
 
     @property
+    def quiet_s(self) -> float:
+        """How long the utterance in progress has been quiet (0 while the player speaks)."""
+        return self._quiet * HOP_S if self._state == "speech" else 0.0
+
+    @property
     def in_speech(self) -> bool:
         return self._state == "speech"
 

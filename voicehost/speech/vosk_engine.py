@@ -209,6 +209,9 @@ class VoskRecognizer:
             if self._active.AcceptWaveform(data[i : min(i + CHUNK_BYTES, usable)]):
                 self._segments.append(json.loads(self._active.Result()))
 
+    def preview(self) -> bool:
+        return False  # it decodes as the audio streams in: finish() is quick already
+
     def finish(self) -> Hearing:
         if self._active is None:
             raise RuntimeError("finish() before start()")

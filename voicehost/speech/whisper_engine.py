@@ -21,6 +21,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -254,6 +255,9 @@ class WhisperRecognizer:
         self.last_scores: Scores | None = None
         self.last_alternatives: list[tuple[str, float]] = []
         self._pair_confidence = 0.0  # the best phrase's, were the runner-up the same option
+        self._previewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper")
+        self._preview: Future[Hearing] | None = None
+        self._previewed = 0  # chunks of audio the preview heard
 
     def _token_known(self, text: str) -> bool:
         return self._tokenizer.token_to_id(text.replace(" ", "Ġ")) is not None
@@ -287,6 +291,7 @@ class WhisperRecognizer:
     def start(self) -> None:
         if self._phrases is None and not self._open:
             raise RuntimeError("call set_phrases before start")
+        self._settle_preview()
         self._held = []
         self._started = True
 
@@ -295,12 +300,38 @@ class WhisperRecognizer:
             raise RuntimeError("call start before feed")
         self._held.append(pcm)
 
+    def preview(self) -> bool:
+        """Start hearing what was fed so far, in the background (the player has paused):
+        if nothing more is fed, finish() returns this hearing without decoding again."""
+        if not self._started:
+            raise RuntimeError("call start before preview")
+        self._settle_preview()
+        self._preview = self._previewer.submit(self._hear, b"".join(self._held))
+        self._previewed = len(self._held)
+        return True
+
     def finish(self) -> Hearing:
         if not self._started:
             raise RuntimeError("call start before finish")
         began = time.perf_counter()
-        pcm = b"".join(self._held)
-        self._held, self._started = [], False
+        self._started = False
+        if self._preview is not None and self._previewed == len(self._held):
+            hearing = self._preview.result()
+            self._preview = None
+        else:
+            self._settle_preview()
+            hearing = self._hear(b"".join(self._held))
+        self._held = []
+        return replace(hearing, decode_seconds=time.perf_counter() - began)
+
+    def _settle_preview(self) -> None:
+        """Let a preview that is no longer wanted end before the engine is used again."""
+        if self._preview is not None:
+            self._preview.result()
+            self._preview = None
+
+    def _hear(self, pcm: bytes) -> Hearing:
+        began = time.perf_counter()
         audio = np.frombuffer(pcm[:len(pcm) - len(pcm) % 2], dtype="<i2") / 32768.0
         seconds = len(audio) / SAMPLE_RATE
         if self._open:
