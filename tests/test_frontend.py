@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from speakers import VOICES, speak
+from speakers import VOICES, add_noise, speak
 
 from voicehost.speech.base import SAMPLE_RATE
 from voicehost.speech.frontend import FRONT_ENDS, FrontEnd, make_front_end
@@ -125,3 +125,21 @@ def test_flush_starts_a_fresh_stream() -> None:
 def test_unknown_front_end_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown front end"):
         make_front_end("wishful")
+
+
+def test_a_filtered_recognizer_hears_the_cleaned_speech() -> None:
+    from voicehost.speech.base import recognize
+    from voicehost.speech.frontend import FilteredRecognizer
+    from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+
+    front_end = make_front_end("webrtc")
+    filtered = FilteredRecognizer(front_end, PocketsphinxRecognizer())
+    assert filtered.name == "webrtc+pocketsphinx"
+    filtered.set_phrases(["yellow", "red", "repeat", "help"])
+    noisy = add_noise(speak("yellow", VOICES[0]), 15.0)
+    assert recognize(filtered, noisy).text == "yellow"
+    # the front end ran on the engine's audio, and keeps its state from one utterance to
+    # the next (no flush: DeepFilterNet would reload its model)
+    assert front_end._taken == len(noisy) // 2
+    assert recognize(filtered, noisy).text == "yellow"
+    assert front_end._taken == len(noisy)

@@ -14,6 +14,7 @@ from voicehost.host.table import Seats
 from voicehost.session import GAMES, default_journal, new_table, resume, start
 from voicehost.speech.base import Voice
 from voicehost.speech.factory import ENGINES, MODELS_DIR
+from voicehost.speech.frontend import FRONT_ENDS
 from voicehost.speech.text_voice import TextVoice
 
 
@@ -21,6 +22,8 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--io", choices=("audio", "text"), default="audio",
                         help="audio: microphone and speaker; text: stdin and stdout")
     parser.add_argument("--engine", choices=ENGINES, default="auto")
+    parser.add_argument("--front-end", choices=FRONT_ENDS, default="none",
+                        help="noise suppression before the recognizer")
     parser.add_argument("--model", type=Path, help="a vosk model directory")
     parser.add_argument("--rate", type=int, default=175, help="speech rate, words per minute")
     parser.add_argument("--volume", type=float, default=1.0, help="speech volume, 0 to 1")
@@ -65,6 +68,7 @@ def parser() -> argparse.ArgumentParser:
     doctor = commands.add_parser("doctor", help="check microphone, speaker, engines, models")
     doctor.add_argument("--model", type=Path)
     doctor.add_argument("--engine", choices=ENGINES, default="auto")
+    doctor.add_argument("--front-end", choices=FRONT_ENDS, default="none")
 
     say = commands.add_parser("say", help="speak a line (or save it to a WAV)")
     say.add_argument("text")

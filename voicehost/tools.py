@@ -184,7 +184,8 @@ def pipeline_check(args: argparse.Namespace) -> tuple[str, bool, str]:
     from voicehost.speech.factory import describe_pipeline
 
     try:
-        return (f"hearing: {describe_pipeline(args.engine, args.model)}", True, "")
+        return (f"hearing: {describe_pipeline(args.engine, args.model, args.front_end)}",
+                True, "")
     except SystemExit as problem:
         return ("hearing", False, str(problem))
 

@@ -42,12 +42,23 @@ def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = M
     return PocketsphinxRecognizer(whole_utterance=whole_utterances), notice
 
 
-def describe_pipeline(engine: str, model: Path | None = None) -> str:
-    """The pipeline `engine` gives, in one line: front end, endpointer, recognizer."""
-    recognizer, _ = make_recognizer(engine, model)
+def make_pipeline(engine: str, model: Path | None = None,
+                  front_end: str = "none") -> tuple[Recognizer, str]:
+    """The recognizer `engine` names, hearing through `front_end` (see frontend.py)."""
+    recognizer, notice = make_recognizer(engine, model)
+    if front_end == "none":
+        return recognizer, notice
+    from voicehost.speech.frontend import FilteredRecognizer, make_front_end
+
+    return FilteredRecognizer(make_front_end(front_end), recognizer), notice
+
+
+def describe_pipeline(engine: str, model: Path | None = None, front_end: str = "none") -> str:
+    """The pipeline `voicehost play` would use, in one line."""
+    recognizer, _ = make_pipeline(engine, model, front_end)
     return (f"microphone → energy endpointer with the room-level gate → {recognizer.name}"
-            + (" (phrase scoring)" if recognizer.name == "whisper" else "")
-            + f" [--engine {engine}]")
+            + (" (phrase scoring)" if "whisper" in recognizer.name else "")
+            + f" [--engine {engine} --front-end {front_end}]")
 
 
 def audio_voice_or_notice(args: argparse.Namespace) -> tuple[Voice | None, str]:
@@ -59,7 +70,7 @@ def audio_voice_or_notice(args: argparse.Namespace) -> tuple[Voice | None, str]:
     from voicehost.speech.microphone import Microphone
     from voicehost.speech.mouth import Mouth
 
-    recognizer, notice = make_recognizer(args.engine, args.model)
+    recognizer, notice = make_pipeline(args.engine, args.model, args.front_end)
     gate = Gate()
     microphone = Microphone(args.input_device)
     try:
