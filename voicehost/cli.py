@@ -60,7 +60,8 @@ def parser() -> argparse.ArgumentParser:
 
     models = commands.add_parser("models", help="manage recognizer models")
     models_commands = models.add_subparsers(dest="models_command", required=True)
-    download = models_commands.add_parser("download", help="fetch a vosk model")
+    download = models_commands.add_parser(
+        "download", help="fetch a vosk model, or whisper-tiny.en (the official conversion)")
     download.add_argument("name", nargs="?", default="vosk-model-small-en-us-0.15")
     download.add_argument("--dir", type=Path, default=MODELS_DIR)
 

@@ -85,10 +85,16 @@ def run_hear(args: argparse.Namespace) -> int:
 
 
 def run_models(args: argparse.Namespace) -> int:
-    from voicehost.speech.models import ModelDownloadError, download
+    from voicehost.speech.models import (
+        WHISPER_NAME,
+        ModelDownloadError,
+        download,
+        download_whisper,
+    )
 
     try:
-        path = download(args.name, args.dir)
+        path = (download_whisper(args.dir) if args.name == WHISPER_NAME
+                else download(args.name, args.dir))
     except ModelDownloadError as problem:
         print(problem, file=sys.stderr)
         return 1

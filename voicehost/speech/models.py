@@ -249,3 +249,52 @@ def _make_link(link_target: str, path: Path, dest: Path, name: str) -> None:
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     os.symlink(link_target, path)
+
+
+# The official faster-whisper conversion of tiny.en, at the revision whose files the Whisper
+# engine pins (voicehost/speech/whisper_engine.py MODEL_SHA256).
+WHISPER_NAME = "whisper-tiny.en"
+WHISPER_URL = ("https://huggingface.co/Systran/faster-whisper-tiny.en/resolve/"
+               "0d3d19a32d3338f10357c0889762bd8d64bbdeba")
+
+
+def download_whisper(models_dir: Path = Path("models"), base_url: str = WHISPER_URL,
+                     progress: Progress | None = print_progress, timeout: float = 30) -> Path:
+    """Install Whisper tiny.en's four files as models_dir/whisper-tiny.en, each checked
+    against its pinned SHA-256 before anything is renamed into place."""
+    from voicehost.speech.whisper_engine import MODEL_SHA256
+
+    target = models_dir / WHISPER_NAME
+    if target.exists():
+        return target
+    models_dir.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix=".download-", dir=models_dir))
+    try:
+        for name, expected in MODEL_SHA256.items():
+            _fetch_file(f"{base_url}/{name}", workdir / name, expected, progress, timeout)
+        os.replace(workdir, target)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return target
+
+
+def _fetch_file(url: str, path: Path, sha256: str, progress: Progress | None,
+                timeout: float) -> None:
+    digest = hashlib.sha256()
+    received = 0
+    with _open_url(url, timeout) as response, open(path, "wb") as out:
+        announced = response.headers.get("Content-Length")
+        expected = int(announced) if announced else None
+        try:
+            while block := response.read(BLOCK):
+                out.write(block)
+                digest.update(block)
+                received += len(block)
+                if progress:
+                    progress(received, expected)
+        except OSError as e:
+            raise ModelDownloadError(f"The download of {url} broke off after {received} "
+                                     "bytes; run it again.") from e
+    if digest.hexdigest() != sha256:
+        raise ModelDownloadError(f"{url} has SHA-256 {digest.hexdigest()}, not the pinned "
+                                 f"{sha256}; nothing was installed.")
