@@ -69,6 +69,10 @@ class RoomTable:
             self.answer_echo = None
 
     def respond(self, listen: dict[str, Any], proc: subprocess.Popen) -> None:
+        self.say(listen, self.reply_text(listen))
+
+    def reply_text(self, listen: dict[str, Any]) -> str:
+        """What the table means to say to this `listen` (before any rephrasing)."""
         decision = listen["decision"]
         if self.needs_undo:
             self.needs_undo = False
@@ -86,6 +90,11 @@ class RoomTable:
             if decision == "answer":
                 answer = self.script.answers[(listen["round"], listen["card"], listen["player"])]
                 self.answer_echo = (self.script.names[listen["player"]], answer)
+        return text
+
+    def say(self, listen: dict[str, Any], text: str) -> None:
+        """Say `text` aloud, rephrased when the host asks the same thing again."""
+        decision = listen["decision"]
         key = (decision, listen["player"], listen.get("round"), listen.get("card"), text)
         tries = self.attempt[1] + 1 if self.attempt[0] == key else 0
         self.attempt = (key, tries)
