@@ -162,16 +162,18 @@ def test_another_korean_sentence_is_not_a_phrase(
 
 
 def test_confidence_floor_rejects_unsure_words(model: vosk.Model) -> None:
-    # English "yes" against Korean phrases comes out as 마피아 at 0.56..0.74 (dither varies it).
+    # English "yes" against Korean phrases comes out as 마피아, mostly at 0.56..0.76; Kaldi's
+    # dither varies it from run to run (one CI run heard it under 0.3), so the lenient engine
+    # keeps whatever it heard and the strict one must refuse the same audio.
     pcm = speak("yes", SPEAKERS[1])
-    lenient = VoskRecognizer(model, confidence_floor=0.3)
+    lenient = VoskRecognizer(model, confidence_floor=0.0)
     strict = VoskRecognizer(model, confidence_floor=0.95)
     for engine in (lenient, strict):
         engine.set_phrases(PHRASES)
     heard = recognize(lenient, pcm)
-    assert heard.text == "마피아" and 0.3 <= heard.confidence < 0.95
+    assert heard.text == heard.raw_text in PHRASES and heard.confidence < 0.95
     rejected = recognize(strict, pcm)
-    assert (rejected.text, rejected.raw_text) == ("", "마피아")
+    assert rejected.text == "" and rejected.raw_text in PHRASES
     assert 0.0 < rejected.confidence < 0.95
 
 
