@@ -3,8 +3,8 @@
 The corpus (tests/hearing_corpus.py) is every phrase Secret Squad accepts, taken from the
 prompts through `voicehost hear`'s own grammars, in four espeak-ng voices (tests/speakers.py
 VOICES: en-us and en-gb-x-rp low, en-us and en high), clean and with white noise at 15 dB SNR,
-plus out-of-option speech in the same voices. `scripts/measure_hearing.py` prints the same
-measurement per voice, with every miss, and for espeak-ng's formant-variant voices too.
+plus out-of-option speech in the same voices. The larger corpus of four synthesizers, crowd
+babble, reverb and real recordings is measured by `scripts/measure_hearing.py` (README).
 
 The bars below are what this engine reaches today (README, "Hearing"), a few points under the
 measured numbers so that a new command in prompts/ or another espeak-ng build does not flip
