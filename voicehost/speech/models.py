@@ -22,7 +22,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, Any
 
 from voicehost.speech.vosk_engine import looks_like_model
 
@@ -149,28 +149,36 @@ def _fetch_archive(
 ) -> None:
     """Download entry's zip to `archive`, checking the length, the size and the MD5."""
     md5 = hashlib.md5()
+    received = _stream(entry.url, archive, md5, entry.name, entry.size, progress, timeout)
+    _check(entry, received, md5.hexdigest())
+
+
+def _stream(url: str, path: Path, digest: Any, name: str, size: int | None,
+            progress: Progress | None, timeout: float) -> int:
+    """Download `url` to `path`, feeding `digest`; the bytes received. A body that breaks
+    off, or ends short of its Content-Length, is an error naming `name`."""
     received = 0
-    with _open_url(entry.url, timeout) as response, open(archive, "wb") as out:
+    with _open_url(url, timeout) as response, open(path, "wb") as out:
         announced = response.headers.get("Content-Length")
-        expected = int(announced) if announced else entry.size
+        expected = int(announced) if announced else size
         try:
             while block := response.read(BLOCK):
                 out.write(block)
-                md5.update(block)
+                digest.update(block)
                 received += len(block)
                 if progress:
                     progress(received, expected)
         except OSError as e:
-            raise _interrupted(entry, received, expected) from e
+            raise _interrupted(name, received, expected) from e
     if announced and received < int(announced):
-        raise _interrupted(entry, received, expected)
-    _check(entry, received, md5.hexdigest())
+        raise _interrupted(name, received, expected)
+    return received
 
 
-def _interrupted(entry: CatalogEntry, received: int, expected: int | None) -> ModelDownloadError:
+def _interrupted(name: str, received: int, expected: int | None) -> ModelDownloadError:
     of = f" of {expected}" if expected else ""
     return ModelDownloadError(
-        f"The download of {entry.name} broke off after {received}{of} bytes; run it again."
+        f"The download of {name} broke off after {received}{of} bytes; run it again."
     )
 
 
@@ -281,20 +289,7 @@ def download_whisper(models_dir: Path = Path("models"), base_url: str = WHISPER_
 def _fetch_file(url: str, path: Path, sha256: str, progress: Progress | None,
                 timeout: float) -> None:
     digest = hashlib.sha256()
-    received = 0
-    with _open_url(url, timeout) as response, open(path, "wb") as out:
-        announced = response.headers.get("Content-Length")
-        expected = int(announced) if announced else None
-        try:
-            while block := response.read(BLOCK):
-                out.write(block)
-                digest.update(block)
-                received += len(block)
-                if progress:
-                    progress(received, expected)
-        except OSError as e:
-            raise ModelDownloadError(f"The download of {url} broke off after {received} "
-                                     "bytes; run it again.") from e
+    _stream(url, path, digest, url, None, progress, timeout)
     if digest.hexdigest() != sha256:
         raise ModelDownloadError(f"{url} has SHA-256 {digest.hexdigest()}, not the pinned "
                                  f"{sha256}; nothing was installed.")
