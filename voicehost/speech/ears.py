@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, Recognizer
-from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer
+from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer, hop_dbfs
 from voicehost.speech.microphone import Frame, Microphone
 
 # A player's speech must stand this far above the room's loud moments to be heard: Whisper
@@ -51,11 +51,10 @@ def speech_level_dbfs(hop_levels: Sequence[float]) -> float:
 
 
 def hop_levels(pcm: bytes) -> list[float]:
-    """dBFS of each whole 10 ms hop of `pcm`."""
+    """dBFS of each whole 10 ms hop of `pcm`, as the endpointer measures them."""
     samples = np.frombuffer(pcm[:len(pcm) - len(pcm) % (HOP_SAMPLES * SAMPLE_WIDTH)],
-                            dtype="<i2").astype(np.float64).reshape(-1, HOP_SAMPLES)
-    power = np.mean(samples ** 2, axis=1) / 32768.0 ** 2
-    return (10 * np.log10(power + 1e-12)).tolist()
+                            dtype="<i2").reshape(-1, HOP_SAMPLES)
+    return [hop_dbfs(hop) for hop in samples]
 
 
 class Gate:
