@@ -162,19 +162,20 @@ def test_another_korean_sentence_is_not_a_phrase(
 
 
 def test_confidence_floor_rejects_unsure_words(model: vosk.Model) -> None:
-    # English "yes" against Korean phrases comes out as 마피아, mostly at 0.56..0.76; Kaldi's
-    # dither varies it from run to run (one CI run heard it under 0.3), so the lenient engine
-    # keeps whatever it heard and the strict one must refuse the same audio.
+    # English "yes" against Korean phrases mostly comes out as 마피아 at 0.56..0.76, but Kaldi's
+    # dither varies it from run to run: one CI run heard it under 0.3, another heard nothing at
+    # all. So each engine gets several tries: the lenient one must keep an unsure phrase at least
+    # once, and the strict one must refuse every time, at least once for its confidence alone.
     pcm = speak("yes", SPEAKERS[1])
     lenient = VoskRecognizer(model, confidence_floor=0.0)
     strict = VoskRecognizer(model, confidence_floor=0.95)
     for engine in (lenient, strict):
         engine.set_phrases(PHRASES)
-    heard = recognize(lenient, pcm)
-    assert heard.text == heard.raw_text in PHRASES and heard.confidence < 0.95
-    rejected = recognize(strict, pcm)
-    assert rejected.text == "" and rejected.raw_text in PHRASES
-    assert 0.0 < rejected.confidence < 0.95
+    kept = [recognize(lenient, pcm) for _ in range(6)]
+    assert any(h.text == h.raw_text in PHRASES and h.confidence < 0.95 for h in kept), kept
+    refused = [recognize(strict, pcm) for _ in range(6)]
+    assert all(h.text == "" for h in refused), refused
+    assert any(h.raw_text in PHRASES and 0.0 < h.confidence < 0.95 for h in refused), refused
 
 
 def test_decoys_soak_up_words_outside_the_grammar(
