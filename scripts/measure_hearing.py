@@ -90,6 +90,8 @@ class Result:
     decode_seconds: float
     cpu_seconds: float
     audio_seconds: float
+    evidence: dict[str, float] | None  # Whisper: what the best phrase's confidence came from
+    best: str | None  # Whisper: the best-scoring phrase, heard or refused
 
 
 class Pipeline:
@@ -110,9 +112,13 @@ class Pipeline:
             self.front_end.reset()
             pcm = self.front_end.process(pcm) + self.front_end.flush()
         hearing, intent = hear(self.recognizer, grammar, pcm)
+        evidence = getattr(self.recognizer, "last_evidence", None)
+        alternatives = getattr(self.recognizer, "last_alternatives", None)
         return Result(hearing.text, hearing.raw_text, intent and intent.name,
                       intent and intent.value, hearing.confidence, hearing.decode_seconds,
-                      time.process_time() - cpu, hearing.audio_seconds)
+                      time.process_time() - cpu, hearing.audio_seconds,
+                      asdict(evidence) if evidence is not None else None,
+                      alternatives[0][0] if alternatives and evidence is not None else None)
 
 
 def read_pcm(path: Path) -> bytes:
@@ -250,9 +256,11 @@ def print_misses(records: Sequence[dict[str, Any]], results: Sequence[Result]) -
 
 
 def recognizer_options(args: argparse.Namespace) -> dict[str, Any]:
-    if not args.pipeline.endswith("pocketsphinx"):
-        return {}
-    options: dict[str, Any] = {"whole_utterance": args.whole_utterance}
+    options: dict[str, Any] = {}
+    if args.pipeline.endswith("pocketsphinx"):
+        options["whole_utterance"] = args.whole_utterance
+    if args.model is not None:
+        options["model"] = args.model
     if args.floor is not None:
         options["floor"] = args.floor
     return options
@@ -269,7 +277,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--misses", action="store_true", help="list every option clip missed")
-    parser.add_argument("--floor", type=float, help="pocketsphinx: the confidence floor")
+    parser.add_argument("--floor", type=float, help="the recognizer's confidence floor")
+    parser.add_argument("--model", type=Path, help="whisper: the model directory")
     parser.add_argument("--whole-utterance", action="store_true",
                         help="pocketsphinx: decode each clip in one piece (batch CMN)")
     args = parser.parse_args()

