@@ -10,6 +10,7 @@ rejecting, falls far below them.
 
 from __future__ import annotations
 
+import json
 import shutil
 import statistics
 import time
@@ -27,6 +28,7 @@ from hearing_corpus import (
     synthesize,
 )
 from speakers import PLAIN, VOICES, speak
+from tokenizers import Tokenizer
 
 from voicehost.intents.grammar import Grammar
 from voicehost.speech.base import SAMPLE_RATE, recognize
@@ -35,6 +37,7 @@ from voicehost.speech.whisper_engine import (
     WhisperModelError,
     WhisperRecognizer,
     find_model,
+    load_tokenizer,
     log_mel,
     verify_model,
 )
@@ -224,3 +227,21 @@ def test_wavering_pairs_the_two_best_only_when_together_they_are_sure(
     assert engine.wavering([("owl", 0.7), ("bear", 0.2)]) == ()  # the best was accepted
     engine._pair_confidence = 0.2
     assert engine.wavering(ranked) == ()  # not surely either of them: not understood
+
+
+def test_the_missing_first_merge_is_put_back(tmp_path: Path) -> None:
+    # The multilingual conversions ship a tokenizer.json without GPT-2's first merge (Ġ t):
+    # " two" would be scored as " " + "two", a spelling Whisper never writes.
+    spec = json.loads((find_model() / "tokenizer.json").read_text(encoding="utf-8"))
+    merges = spec["model"]["merges"]
+    assert merges[0] in ("Ġ t", ["Ġ", "t"])
+    del merges[0]
+    broken = tmp_path / "tokenizer.json"
+    broken.write_text(json.dumps(spec), encoding="utf-8")
+
+    def spelled(tokenizer: Tokenizer) -> list[str]:
+        return tokenizer.encode(" two", add_special_tokens=False).tokens
+
+    assert spelled(Tokenizer.from_file(str(broken))) == ["Ġ", "two"]
+    assert spelled(load_tokenizer(broken)) == ["Ġtwo"]
+    assert spelled(load_tokenizer(find_model() / "tokenizer.json")) == ["Ġtwo"]
