@@ -146,7 +146,8 @@ def hear_all(pipeline: str, options: dict[str, Any], corpus: Path,
     return results, max(rss for _, rss in parts)
 
 
-def load(corpus: Path, half: str, voices: set[str] | None) -> list[dict[str, Any]]:
+def load(corpus: Path, half: str, voices: set[str] | None,
+         kinds: set[str] | None = None) -> list[dict[str, Any]]:
     manifest = corpus / "manifest.jsonl"
     if not manifest.exists():
         sys.exit(f"no {manifest}: run scripts/build_corpus.py first")
@@ -156,7 +157,8 @@ def load(corpus: Path, half: str, voices: set[str] | None) -> list[dict[str, Any
         sys.exit(f"no voice {', '.join(sorted(unknown))} in {manifest}; its voices: "
                  + ", ".join(sorted({r['voice'] for r in records})))
     return [r for r in records if (half == "all" or r["half"] == half)
-            and (voices is None or r["voice"] in voices)]
+            and (voices is None or r["voice"] in voices)
+            and (kinds is None or r["kind"] in kinds)]
 
 
 def is_right(record: dict[str, Any], result: Result) -> bool:
@@ -273,6 +275,8 @@ def main() -> None:
     parser.add_argument("--half", choices=("tune", "held-out", "all"), default="held-out")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--voices", help="only these voices (comma-separated manifest names)")
+    parser.add_argument("--kinds", help="only these kinds of clip (comma-separated: option,"
+                        " chatter, babble, noise, pink, silence, real)")
     parser.add_argument("--limit", type=int, help="only the first N clips of the shuffle")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the results here")
@@ -282,7 +286,8 @@ def main() -> None:
     parser.add_argument("--whole-utterance", action="store_true",
                         help="pocketsphinx: decode each clip in one piece (batch CMN)")
     args = parser.parse_args()
-    records = load(args.corpus, args.half, set(args.voices.split(",")) if args.voices else None)
+    records = load(args.corpus, args.half, set(args.voices.split(",")) if args.voices else None,
+                   set(args.kinds.split(",")) if args.kinds else None)
     random.Random(0).shuffle(records)  # voices and conditions mixed, the same order every run
     records = records[: args.limit] if args.limit else records
     started = time.perf_counter()
@@ -295,7 +300,8 @@ def main() -> None:
         print_misses(records, results)
     if args.json:
         args.json.write_text(json.dumps({**summary, "results": [
-            {**record, **asdict(result)} for record, result in zip(records, results, strict=True)
+            {**record, "heard": asdict(result)}
+            for record, result in zip(records, results, strict=True)
         ]}, indent=1))
 
 

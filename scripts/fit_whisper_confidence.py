@@ -1,0 +1,178 @@
+"""Fit the Whisper engine's logistic confidence on measured evidence, and choose its floor.
+
+Reads what `measure_hearing.py --pipeline whisper --floor 0 --json FILE` wrote (each clip's
+best phrase and the evidence its confidence comes from), fits the weights on the tune half,
+takes the lowest floor that keeps wrong intents and accepted out-of-option clips under their
+bars on the tune half, then compares the fit with the weights in use on the held-out half.
+
+    python scripts/measure_hearing.py --pipeline whisper --half tune --limit 2400 --floor 0 \\
+        --json build/measure/whisper-tune-f0.json
+    python scripts/measure_hearing.py --pipeline whisper --half held-out --limit 800 --floor 0 \\
+        --json build/measure/whisper-800-f0.json
+    python scripts/measure_hearing.py --pipeline whisper --half tune --floor 0 \\
+        --kinds chatter,babble,pink,silence,noise --json build/measure/whisper-tune-out-f0.json
+    python scripts/fit_whisper_confidence.py --tune build/measure/whisper-tune-f0.json \\
+        build/measure/whisper-tune-out-f0.json --held-out build/measure/whisper-800-f0.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from voicehost.speech import whisper_engine as whisper  # noqa: E402
+
+CONDITIONS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real")
+OUTSIDE_WEIGHT = 3.0  # an accepted out-of-option clip costs like three refused right phrases
+MAX_WRONG = 0.01  # of option clips given a wrong intent, on the tune half
+MAX_OUTSIDE = 0.02  # of out-of-option clips given an intent, on the tune half
+IN_USE = np.array([whisper.W_SCORE, whisper.W_FREE_GAP, whisper.W_MARGIN, whisper.W_WORDS,
+                   whisper.W_SIMILARITY, whisper.BIAS])
+
+
+@dataclass(frozen=True)
+class Clip:
+    file: str
+    voice: str
+    condition: str
+    option: bool  # the clip says one of the offered options
+    right: bool  # the best phrase was the clip's own option
+    x: tuple[float, ...] | None  # the evidence's terms; None when no phrase was scored
+
+
+def terms(evidence: dict[str, float]) -> tuple[float, ...]:
+    """The terms of whisper_engine.confidence's logit, in the order of its weights."""
+    return (evidence["score"], min(evidence["free_gap"], 0.0),
+            min(evidence["margin"], whisper.MARGIN_CAP), evidence["words"],
+            evidence["similarity"])
+
+
+def read(path: Path) -> list[Clip]:
+    """The clips of a measure_hearing JSON written at floor 0 (whatever was heard counts)."""
+    clips = []
+    for record in json.loads(path.read_text())["results"]:
+        heard = record["heard"]
+        option = record["intent"] is not None
+        clips.append(Clip(record["file"], record["voice"], record["condition"], option,
+                          option and [heard["intent"], heard["value"]]
+                          == [record["intent"], record["value"]],
+                          terms(heard["evidence"]) if heard.get("evidence") else None))
+    return clips
+
+
+def fit(clips: Sequence[Clip], l2: float = 1e-3) -> np.ndarray:
+    """Weighted logistic regression by Newton's method: the weights, then the bias."""
+    scored = [c for c in clips if c.x is not None]
+    design = np.hstack([np.array([c.x for c in scored]), np.ones((len(scored), 1))])
+    y = np.array([1.0 if c.right else 0.0 for c in scored])
+    weight = np.array([1.0 if c.option else OUTSIDE_WEIGHT for c in scored])
+    w = np.zeros(design.shape[1])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -60, 60)))
+        gradient = design.T @ (weight * (p - y)) + l2 * w
+        hessian = (design * (weight * p * (1 - p))[:, None]).T @ design + l2 * np.eye(len(w))
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def sure(clips: Sequence[Clip], w: np.ndarray) -> np.ndarray:
+    """Each clip's confidence under weights `w` (0 where no phrase was scored)."""
+    x = np.array([c.x if c.x is not None else (np.nan,) * (len(w) - 1) for c in clips])
+    return np.nan_to_num(1.0 / (1.0 + np.exp(-np.clip(x @ w[:-1] + w[-1], -60, 60))))
+
+
+def rates(clips: Sequence[Clip], confidence: np.ndarray, floor: float) -> dict[str, float]:
+    accepted = confidence >= floor
+    option = np.array([c.option for c in clips], dtype=bool)
+    right = np.array([c.right for c in clips], dtype=bool)
+    options, outside = max(1, option.sum()), max(1, (~option).sum())
+    return {"right": (accepted & right).sum() / options,
+            "wrong": (accepted & option & ~right).sum() / options,
+            "outside": (accepted & ~option).sum() / outside}
+
+
+def choose_floor(clips: Sequence[Clip], confidence: np.ndarray) -> float:
+    for floor in np.arange(0.05, 1.0, 0.01):
+        r = rates(clips, confidence, floor)
+        if r["wrong"] <= MAX_WRONG and r["outside"] <= MAX_OUTSIDE:
+            return float(round(floor, 2))
+    return 1.0
+
+
+def report(title: str, clips: Sequence[Clip], confidence: np.ndarray, floor: float) -> None:
+    print(f"\n{title}, floor {floor:.2f}: right / wrong % of option clips (clips)")
+    for condition in (*CONDITIONS, None):
+        chosen = [i for i, c in enumerate(clips) if c.option
+                  and (condition is None or c.condition == condition)]
+        if chosen:
+            r = rates([clips[i] for i in chosen], confidence[chosen], floor)
+            print(f"  {condition or 'all':10s} {100 * r['right']:5.1f} / {100 * r['wrong']:4.1f}"
+                  f"  ({len(chosen)})")
+    outside = [i for i, c in enumerate(clips) if not c.option]
+    r = rates([clips[i] for i in outside], confidence[outside], floor)
+    print(f"  out-of-option clips given an intent: {100 * r['outside']:.1f} % of {len(outside)}")
+
+
+def per_seat(clips: Sequence[Clip], w: np.ndarray, rate: float, prior: float) -> np.ndarray:
+    """Confidences as a host learning each seat's voice would give them: each voice's own
+    bias on the logit, nudged after every clip by what the turn showed (the answer the table
+    confirmed tells whether the best phrase was right), pulled back towards 0 by `prior`."""
+    bias: dict[str, float] = {}
+    out = np.zeros(len(clips))
+    for i, clip in enumerate(clips):
+        if clip.x is None:
+            continue
+        b = bias.get(clip.voice, 0.0)
+        logit = float(np.dot(clip.x, w[:-1]) + w[-1])
+        out[i] = 1.0 / (1.0 + np.exp(-np.clip(logit + b, -60, 60)))
+        label = 1.0 if clip.right else 0.0
+        bias[clip.voice] = b - rate * (out[i] - label) - prior * b
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tune", type=Path, nargs="+", required=True,
+                        help="measure_hearing JSONs of the tune half, floor 0")
+    parser.add_argument("--held-out", type=Path, nargs="+", required=True,
+                        help="the same of the held-out half")
+    args = parser.parse_args()
+    # a clip measured twice (in a sample and in a run of its kind) counts once
+    tune = list({clip.file: clip for path in args.tune for clip in read(path)}.values())
+    held_out = list({clip.file: clip for path in args.held_out for clip in read(path)}.values())
+    fitted = fit(tune)
+    names = ("W_SCORE", "W_FREE_GAP", "W_MARGIN", "W_WORDS", "W_SIMILARITY", "BIAS")
+    print("fitted on the tune half: " + ", ".join(
+        f"{n} {v:.3f}" for n, v in zip(names, fitted, strict=True)))
+    print("in use:                  " + ", ".join(
+        f"{n} {v:.3f}" for n, v in zip(names, IN_USE, strict=True)))
+    for name, w in (("fitted", fitted), ("in use", IN_USE)):
+        floor = choose_floor(tune, sure(tune, w))
+        report(f"{name} weights, tune half", tune, sure(tune, w), floor)
+        report(f"{name} weights, held-out half", held_out, sure(held_out, w), floor)
+    report("in use, its own floor, held-out half", held_out, sure(held_out, IN_USE),
+           whisper.DEFAULT_FLOOR)
+    floor = choose_floor(tune, sure(tune, fitted))
+    for rate in (0.05, 0.2):
+        late = [i for i, c in enumerate(held_out) if i >= len(held_out) // 2]
+        adapted = per_seat(held_out, fitted, rate, prior=0.01)[late]
+        later = [held_out[i] for i in late]
+        report(f"fitted weights, the later half of each seat's clips, learning the seat's voice"
+               f" (rate {rate})", later, adapted, floor)
+        report("the same clips, not learning", later, sure(later, fitted), floor)
+
+
+if __name__ == "__main__":
+    main()
