@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from drive import drive, voicehost
 from room import Room, play_into_room
 from speakers import Speaker, speak, speak_wav
@@ -203,6 +204,7 @@ def answers_in_journal(journal: Path) -> dict[tuple[int, int, int], tuple[str, i
     return kept
 
 
+@pytest.mark.takes_seconds(290)
 def test_a_printed_card_game_through_the_room(room: Room, tmp_path: Path) -> None:
     table = PrintedRoomTable(DECK.printed, seed=7)
     events_path = tmp_path / "events.jsonl"

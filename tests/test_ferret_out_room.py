@@ -135,6 +135,7 @@ def holds_clue(folder: Path, clip: str, seat: int) -> str:
     return clue
 
 
+@pytest.mark.takes_seconds(880)
 def test_a_whole_game_through_the_room(room: Room, tmp_path: Path) -> None:
     script = FerretScript(PLAYERS, seed=31)
     assert script.rounds_played() == 8
@@ -180,6 +181,7 @@ def test_a_whole_game_through_the_room(room: Room, tmp_path: Path) -> None:
     assert held == script.expected_clues()  # each recording holds its player's own clue
 
 
+@pytest.mark.takes_seconds(65)
 def test_recorded_clues_survive_a_kill(room: Room, tmp_path: Path) -> None:
     script = FerretScript(3, seed=32)
     table = RoomTable(script)

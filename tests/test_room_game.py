@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from drive import drive, voicehost
 from room import Room, play_into_room
 from speakers import Speaker, speak
@@ -116,6 +117,7 @@ def answers_in_journal(journal: Path) -> dict[tuple[int, int, int], str]:
     return kept
 
 
+@pytest.mark.takes_seconds(560)
 def test_a_whole_game_through_the_room(room: Room, tmp_path: Path) -> None:
     script = SecretSquadScript(PLAYERS, seed=42)
     table = RoomTable(script)

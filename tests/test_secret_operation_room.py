@@ -76,7 +76,10 @@ class RoomTable:
         play_into_room(speak(said, VOICES[self.speaker % len(VOICES)]))
 
 
-@pytest.mark.parametrize(("plan", "seed"), [("engineers", 21), ("impostors", 22)])
+@pytest.mark.parametrize(("plan", "seed"), [
+    pytest.param("engineers", 21, marks=pytest.mark.takes_seconds(210)),
+    pytest.param("impostors", 22, marks=pytest.mark.takes_seconds(390)),
+])
 def test_a_six_player_game_through_the_room(room: Room, tmp_path: Path, plan: str,
                                             seed: int) -> None:
     script = OperationScript(PLAYERS, seed, plan, first=1)
