@@ -28,19 +28,22 @@ sys.path.insert(0, str(ROOT / "tests"))
 from room import RAW_16K, SINK, RoomRecording, start_room  # noqa: E402
 from speakers import SPEAKERS, Speaker, speak  # noqa: E402
 
-from voicehost.host.host import decision_grammar  # noqa: E402
-from voicehost.host.secret_squad import SecretSquadTable  # noqa: E402
-from voicehost.host.table import Seats  # noqa: E402
 from voicehost.speech.base import SAMPLE_RATE, Recognizer, recognize  # noqa: E402
 from voicehost.speech.ears import Ears, Gate  # noqa: E402
 from voicehost.speech.endpoint import Endpointer  # noqa: E402
 from voicehost.speech.microphone import Microphone  # noqa: E402
 from voicehost.speech.mouth import Mouth  # noqa: E402
+from voicehost.tools import hear_grammar  # noqa: E402
 
 PHRASES = ["yup", "nope", "yeah", "no", "repeat", "help", "scores", "undo"]
 POINTS = ["owl", "player three", "at frog", "i pointed at whale", "rabbit", "player ten",
           "myself", "undo"]
+TURNS = ["discard mechanics", "add a card to two", "block owl", "i add it to module three",
+         "discard energy", "block myself", "undo", "add to one"]
 KOREAN = ["네", "아니요", "여섯", "마피아", "안녕하세요"]  # what espeak-ng Korean makes reliably
+# decision → (game, players, what the players say)
+DECISIONS = {"answer": ("secret-squad", 4, PHRASES), "point": ("secret-squad", 10, POINTS),
+             "turn": ("secret-operation", 10, TURNS)}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -53,15 +56,14 @@ def summary(values: list[float]) -> dict[str, float]:
             "n": len(values)}
 
 
-def grammar(decision: str, players: int) -> list[str]:
-    table = SecretSquadTable(Seats.default(players), seed=0)
-    return decision_grammar(table, table.example_decision(decision)).phrases
+def grammar(decision: str) -> list[str]:
+    game, players, _ = DECISIONS[decision]
+    return hear_grammar(None, decision, players, game).phrases
 
 
 def clips_for(decision: str) -> list[bytes]:
-    """Answers (the commonest decision) or, for pointing, every seat's name at 10 players."""
-    said = PHRASES if decision == "answer" else POINTS
-    return [speak(p, s) for p in said for s in SPEAKERS]
+    """What the players say at `decision`, in every speaker's voice."""
+    return [speak(p, s) for p in DECISIONS[decision][2] for s in SPEAKERS]
 
 
 def cpu_per_audio_second(recognizer: Recognizer, clips: list[bytes],
@@ -128,17 +130,17 @@ def startup_seconds(runs: int, engine: str) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--engine", choices=("pocketsphinx", "whisper", "vosk-ko"),
-                        default="pocketsphinx")
-    parser.add_argument("--decision", choices=("answer", "point"), default="answer",
-                        help="answer: yup/nope at 4 players; point: 10 players, 77 phrases")
+    parser.add_argument("--engine", choices=("auto", "pocketsphinx", "whisper", "vosk-ko"),
+                        default="auto")
+    parser.add_argument("--decision", choices=tuple(DECISIONS), default="answer",
+                        help="answer: yup/nope at 4 players (30 phrases); point: 10 players (77);"
+                        " turn: Secret Operation at 10 players (201)")
     args = parser.parse_args()
     start_room()
     if args.engine != "vosk-ko":
         from voicehost.speech.factory import make_recognizer
 
-        players = 4 if args.decision == "answer" else 10
-        clips, phrases = clips_for(args.decision), grammar(args.decision, players)
+        clips, phrases = clips_for(args.decision), grammar(args.decision)
         recognizer, _ = make_recognizer(args.engine)
         results: dict[str, object] = {"engine": args.engine, "decision": args.decision,
                                       "phrases": len(phrases)}

@@ -14,7 +14,9 @@ ENGINES = ("auto", "vosk", "pocketsphinx", "whisper")
 
 def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = MODELS_DIR,
                     *, whole_utterances: bool = False) -> tuple[Recognizer, str]:
-    """The recognizer `engine` names ("auto": vosk when a model is present), and a notice.
+    """The recognizer `engine` names, and a notice. "auto": vosk when a model is present,
+    else Whisper for short phrase lists and pocketsphinx for long ones (split.py), else
+    pocketsphinx alone when Whisper is not installed.
     `whole_utterances`: each utterance is heard alone, as from a file, not as the next one
     of a live conversation (pocketsphinx; vosk is unchanged)."""
     from voicehost.speech.models import NO_MODEL_MESSAGE
@@ -36,10 +38,30 @@ def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = M
         return VoskRecognizer(model_dir), f"Listening with vosk ({model_dir.name})."
     from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 
-    notice = "" if engine == "pocketsphinx" else (
-        "Listening with pocketsphinx: no vosk model in models/ "
-        "(voicehost models download fetches one).")
-    return PocketsphinxRecognizer(whole_utterance=whole_utterances), notice
+    pocketsphinx = PocketsphinxRecognizer(whole_utterance=whole_utterances)
+    if engine == "pocketsphinx":
+        return pocketsphinx, ""
+    whisper, why_not = _whisper_if_installed()
+    if whisper is None:
+        return pocketsphinx, (f"Listening with pocketsphinx: no vosk model in models/ "
+                              f"(voicehost models download fetches one), and {why_not}.")
+    from voicehost.speech.split import SplitRecognizer
+
+    split = SplitRecognizer(whisper, pocketsphinx)
+    return split, (f"Listening with Whisper tiny.en for up to {split.most_phrases} phrases, "
+                   "pocketsphinx for longer lists: no vosk model in models/.")
+
+
+def _whisper_if_installed() -> tuple[Recognizer | None, str]:
+    """Whisper tiny.en when its runtime and checked model are here, else why not."""
+    from voicehost.speech.whisper_engine import WhisperModelError, WhisperRecognizer
+
+    try:
+        return WhisperRecognizer(), ""
+    except ImportError as missing:
+        return None, f"Whisper is not installed ({missing.name}: pip install 'voicehost[whisper]')"
+    except WhisperModelError as problem:
+        return None, str(problem).rstrip(".")
 
 
 def make_pipeline(engine: str, model: Path | None = None,
@@ -57,7 +79,7 @@ def describe_pipeline(engine: str, model: Path | None = None, front_end: str = "
     """The pipeline `voicehost play` would use, in one line."""
     recognizer, _ = make_pipeline(engine, model, front_end)
     return (f"microphone → energy endpointer with the room-level gate → {recognizer.name}"
-            + (" (phrase scoring)" if "whisper" in recognizer.name else "")
+            + (" (phrase scoring)" if recognizer.name.endswith("whisper") else "")
             + f" [--engine {engine} --front-end {front_end}]")
 
 
