@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check voicehost tests scripts
-.venv/bin/python -m pytest -q -n "${VOICEHOST_TEST_WORKERS:-2}" --dist worksteal "$@"
+.venv/bin/python -m pytest -q -n "${VOICEHOST_TEST_WORKERS:-3}" --dist worksteal "$@"

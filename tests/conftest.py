@@ -22,15 +22,28 @@ if _worker and "VOICEHOST_ROOM" not in os.environ:
 from room import room  # noqa: E402, F401  (registers the session fixture)
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test in the room is marked `room` (so `-m room` / `-m "not room"` select by
-    fixture, not by remembering a marker); under xdist, the long tests are dealt out."""
+    fixture, not by remembering a marker)."""
     for item in items:
         if "room" in getattr(item, "fixturenames", ()) and item.get_closest_marker("room") is None:
             item.add_marker(pytest.mark.room)
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    if workers > 1:
-        items[:] = deal_long_tests(items, workers)
+
+
+class Dealer:
+    """Under xdist, deals the long tests out once `-m` has deselected (the shares are of what
+    runs)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+        if workers > 1:
+            items[:] = deal_long_tests(items, workers)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(Dealer(), "voicehost-dealer")
 
 
 def seconds(item: pytest.Item) -> float:
