@@ -2,10 +2,10 @@
 
 The host speaks through sounddevice into the PulseAudio null sink "room" and listens to its
 monitor with the default recognizer (`--engine auto`: Whisper, every Secret Squad list being
-under 80 phrases; tests/test_cards_room.py plays with pocketsphinx). The players are espeak-ng voices played into
-the same room with paplay, each answering the question the host's events say it asked. They
-listen to the host's read-backs and correct it ("undo", "no") when it misheard, as a table
-would.
+under 80 phrases; tests/test_cards_room.py plays with pocketsphinx). The players are
+espeak-ng voices played into the same room with paplay, each answering the question the
+host's events say it asked. They listen to the host's read-backs and correct it ("undo",
+"no") when it misheard, as a table would.
 """
 
 from __future__ import annotations

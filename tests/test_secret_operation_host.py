@@ -19,10 +19,10 @@ from voicehost.games.base import Action
 from voicehost.host.host import decision_grammar
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.table import Seats
-from voicehost.session import table_from_setup
+from voicehost.session import open_saved
 from voicehost.speech.base import recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-from voicehost.store.journal import actions_of, read_records
+from voicehost.store.journal import read_records
 
 Listen = dict[str, Any]
 
@@ -40,11 +40,8 @@ def resume_args(folder: Path) -> list[str]:
 
 def journaled(folder: Path) -> tuple[list[Action], dict[str, Any]]:
     """The actions that stand in the journal, and the game state they replay to."""
-    records = read_records(folder / "game.jsonl")
-    table = table_from_setup(records[0])
-    actions = actions_of(records)
-    table.replay(actions)
-    return actions, table.game.status()
+    saved = open_saved(folder / "game.jsonl")
+    return saved.actions, saved.table.game.status()
 
 
 def exchanges(events: list[dict[str, Any]]) -> list[tuple[Listen, str, str, Listen | None]]:

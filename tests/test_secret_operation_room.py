@@ -24,8 +24,7 @@ from room import Room, play_into_room
 from speakers import Speaker, speak
 
 from voicehost.games.secret_operation import read_out
-from voicehost.session import table_from_setup
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import open_saved
 
 PLAYERS = 6
 # Plain en-us at six pitches: the +variant voices are far harder for pocketsphinx (README).
@@ -104,11 +103,8 @@ def test_a_six_player_game_through_the_room(room: Room, tmp_path: Path, plan: st
             print(f"  said {said!r}, heard {got['text']!r} → {got['intent']}")
     over = [e for e in events if e["event"] == "game_over"]
     assert over and over[0]["winner"] == plan
-    records = read_records(journal)
-    rebuilt = table_from_setup(records[0])
-    actions = actions_of(records)
-    rebuilt.replay(actions)
-    assert actions == script.actions
-    assert rebuilt.game.status() == script.final
+    saved = open_saved(journal)
+    assert saved.actions == script.actions
+    assert saved.table.game.status() == script.final
     if plan == "impostors":
         assert script.final["deck"] == 0 and sum(script.final["hands"]) == 0

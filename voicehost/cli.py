@@ -9,13 +9,16 @@ from pathlib import Path
 from typing import TextIO
 
 from voicehost.cards.printed import ASK
+from voicehost.door import refuse
+from voicehost.games import PLAYER_RANGES
 from voicehost.host.events import EventStream
 from voicehost.host.table import Seats
-from voicehost.session import GAMES, default_journal, new_table, resume, start
+from voicehost.session import GAMES, default_journal, new_table, open_saved, resume, start
 from voicehost.speech.base import Voice
 from voicehost.speech.factory import ENGINES, MODELS_DIR
 from voicehost.speech.frontend import FRONT_ENDS
 from voicehost.speech.text_voice import TextVoice
+from voicehost.store.journal import JournalError
 
 
 def add_voice_options(parser: argparse.ArgumentParser) -> None:
@@ -159,7 +162,11 @@ def run_play(args: argparse.Namespace) -> int:
     events = open_events(args.events)
     say_to = sys.stderr if args.events == "-" else sys.stdout
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    args.players = args.players or players_on_cards(args.cards) or 4
+    if args.players is None:
+        args.players = players_on_cards(args.cards) or 4
+    low, high = PLAYER_RANGES[args.game]
+    if not low <= args.players <= high:
+        refuse(f"{args.game} is for {low} to {high} players, not {args.players}.")
     try:
         table = new_table(args.game, seats_for(args), seed, settings_for(args), args.cards)
     except ValueError as problem:
@@ -177,11 +184,15 @@ def run_resume(args: argparse.Namespace) -> int:
     path = args.journal or default_journal()
     if not path.exists():
         raise SystemExit(f"No saved game at {path}. Start one with: voicehost play")
+    try:
+        saved = open_saved(path)
+    except JournalError as problem:
+        refuse(f"{problem} It is kept as it is.")
     events = open_events(args.events)
     say_to = sys.stderr if args.events == "-" else sys.stdout
     voice = make_voice(args, say_to)
     try:
-        resume(path, voice, events)
+        resume(saved, voice, events)
     finally:
         voice.close()
         events.close()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from voicehost.games.base import Action
 from voicehost.host.events import EventStream
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.host import Host, Outcome
@@ -14,7 +16,13 @@ from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
 from voicehost.speech.base import Voice
-from voicehost.store.journal import Journal, actions_of, read_records, truncate_partial_line
+from voicehost.store.journal import (
+    Journal,
+    JournalError,
+    actions_of,
+    read_records,
+    truncate_partial_line,
+)
 
 # Each game's table: `from_options(seats, seed, settings)` for a new game, `from_setup(record)`
 # to rebuild one from the first line of its journal.
@@ -41,9 +49,17 @@ def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any],
     return GAMES[game].from_options(seats, seed, settings, cards=cards)
 
 
-def table_from_setup(record: dict[str, Any]) -> Table:
-    game = record["game"].replace("_", "-")
-    return GAMES[game].from_setup(record)
+def table_from_setup(record: dict[str, Any], path: Path) -> Table:
+    """The table a journal's first line sets up; JournalError when there is none to set up."""
+    game = str(record.get("game", "")).replace("_", "-")
+    if game not in GAMES:
+        raise JournalError(f"{path}, line 1: a game voicehost does not host "
+                           f"({game or 'no game named'}).")
+    try:
+        return GAMES[game].from_setup(record)
+    except (KeyError, TypeError, ValueError) as problem:
+        raise JournalError(f"{path}, line 1: a {game} setup voicehost cannot read "
+                           f"({problem}).") from None
 
 
 def start(table: Table, voice: Voice, journal_path: Path, events: EventStream) -> Outcome:
@@ -57,12 +73,31 @@ def start(table: Table, voice: Voice, journal_path: Path, events: EventStream) -
         journal.close()
 
 
-def resume(journal_path: Path, voice: Voice, events: EventStream) -> Outcome:
-    truncate_partial_line(journal_path)
+@dataclass(frozen=True)
+class Saved:
+    """A journal read back: its table, with every action that stands replayed."""
+
+    path: Path
+    table: Table
+    actions: list[Action]
+
+
+def open_saved(journal_path: Path) -> Saved:
+    """The saved game, or JournalError (one sentence) with the file left as it is."""
     records = read_records(journal_path)
-    table = table_from_setup(records[0])
-    actions = actions_of(records)
-    table.replay(actions)
+    table = table_from_setup(records[0], journal_path)
+    try:
+        actions = actions_of(records)
+        table.replay(actions)
+    except (KeyError, TypeError, ValueError) as problem:
+        raise JournalError(f"{journal_path}: its moves do not replay under the rules "
+                           f"({problem}).") from None
+    return Saved(journal_path, table, actions)
+
+
+def resume(saved: Saved, voice: Voice, events: EventStream) -> Outcome:
+    table, actions, journal_path = saved.table, saved.actions, saved.path
+    truncate_partial_line(journal_path)
     journal = Journal(journal_path)
     try:
         return Host(table, voice, journal, events, actions).run(resumed=True)

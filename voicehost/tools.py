@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from voicehost.cards.printed import DECK_DECISION, DeckNumberGrammar
+from voicehost.door import refuse
 from voicehost.games.ferret_out import MAX_PLAYERS
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.host import command_groups, confirm_grammar, decision_grammar
@@ -225,13 +226,14 @@ def run_cards(args: argparse.Namespace) -> int:
     from voicehost.cards.deck import PLAYER_RANGES, SEEDS, Deck, DeckNumberError
     from voicehost.cards.render import render
 
+    if not args.out.parent.is_dir():
+        refuse(f"--out {args.out}: there is no folder {args.out.parent}.")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(SEEDS)
     try:
         deck = Deck(args.game, args.players, seed)
     except DeckNumberError:
         low, high = PLAYER_RANGES[args.game]
-        raise SystemExit(f"{args.game} is for {low} to {high} players; --seed is 0 to "
-                         f"{SEEDS - 1}.") from None
+        refuse(f"{args.game} is for {low} to {high} players; --seed is 0 to {SEEDS - 1}.")
     sheet = render(deck, args.paper)
     sheet.output(str(args.out))
     print(f"Deck number {deck.printed}: {args.players} cards, {sheet.page} pages in {args.out}")

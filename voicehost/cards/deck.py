@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from voicehost.games import PLAYER_RANGES
+
 GAME_CODES = {"secret-squad": 1, "ferret-out": 2, "secret-operation": 3}
-PLAYER_RANGES = {"secret-squad": (3, 10), "ferret-out": (3, 7), "secret-operation": (4, 10)}
 SEEDS = 1_000
 DIGITS = 6
 GROUP = 3  # digits read out at a time

@@ -29,18 +29,33 @@ class Journal:
         self._handle.close()
 
 
+class JournalError(ValueError):
+    """A save file that cannot be resumed; the message names the file and the line."""
+
+
+RECORD_TYPES = ("setup", "action", "undo")
+
+
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Every whole record; a last line cut short by a pulled plug is dropped, not fatal."""
-    records = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                if line.endswith("\n"):
-                    raise
-    if not records or records[0].get("type") != "setup":
-        raise ValueError(f"{path} is not a voicehost journal (no setup record)")
+    """Every whole record; a last line cut short by a pulled plug is dropped, not fatal.
+    Anything else that is not a voicehost journal is a JournalError."""
+    data = path.read_bytes()
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(data.splitlines(keepends=True), start=1):
+        try:
+            record = json.loads(line.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            if not line.endswith(b"\n"):
+                break  # the plug was pulled mid-line
+            raise JournalError(f"{path}, line {number}: not a voicehost record (the file is "
+                               f"damaged, or not a voicehost save).") from None
+        if not isinstance(record, dict) or record.get("type") not in RECORD_TYPES:
+            raise JournalError(f"{path}, line {number}: not a voicehost record.")
+        if (record["type"] == "setup") != (number == 1):
+            raise JournalError(f"{path}, line {number}: a game's setup comes first, and once.")
+        records.append(record)
+    if not records:
+        raise JournalError(f"{path} holds no game (it is empty).")
     return records
 
 

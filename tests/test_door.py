@@ -1,0 +1,72 @@
+"""Bad input is refused at the door: one line on standard error, exit status 2, nothing changed.
+(Issue 12: player counts, output folders, save files that cannot be resumed.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from voicehost.cli import main
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The one line `voicehost argv` is refused with."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("voicehost: error: "), err
+    return err[0]
+
+
+@pytest.mark.parametrize(("game", "players", "low", "high"), [
+    ("secret-squad", 11, 3, 10), ("secret-squad", 0, 3, 10), ("secret-squad", -3, 3, 10),
+    ("secret-squad", 2, 3, 10), ("ferret-out", 8, 3, 7), ("secret-operation", 3, 4, 10),
+])
+def test_a_player_count_the_rules_do_not_allow_is_refused(
+        game: str, players: int, low: int, high: int, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "game.jsonl"
+    line = refused(["play", game, "--io", "text", "--players", str(players),
+                    "--journal", str(journal)], capsys)
+    assert f"{game} is for {low} to {high} players, not {players}." in line
+    assert not journal.exists()
+
+
+def test_cards_refuse_a_folder_that_is_not_there(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "no" / "such" / "cards.pdf"
+    line = refused(["cards", "secret-squad", "--players", "4", "--out", str(out)], capsys)
+    assert str(out.parent) in line
+    assert not out.parent.exists()
+
+
+SETUP = {"type": "setup", "game": "secret_squad", "players": 4}
+
+BAD_JOURNALS = {
+    "empty": (b"", "holds no game"),
+    "blank lines": (b"\n\n", "line 1: not a voicehost record"),
+    "text": (b"my shopping list\nmilk\n", "line 1: not a voicehost record"),
+    "binary": (bytes(range(256)) + b"\n", "line 1: not a voicehost record"),
+    "a list": (b"[1, 2, 3]\n", "line 1: not a voicehost record"),
+    "no setup": (json.dumps({"type": "undo"}).encode() + b"\n", "line 1: a game's setup"),
+    "unknown game": (json.dumps({**SETUP, "game": "chess"}).encode() + b"\n",
+                     "line 1: a game voicehost does not host (chess)"),
+    "torn middle": (json.dumps(SETUP).encode() + b"\n{\"type\": \"act\n"
+                    + json.dumps({"type": "undo"}).encode() + b"\n",
+                    "line 2: not a voicehost record"),
+    "second setup": ((json.dumps(SETUP) + "\n") .encode() * 2, "line 2: a game's setup"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_JOURNALS))
+def test_a_save_file_that_cannot_be_resumed_is_refused_and_kept(
+        kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, reason = BAD_JOURNALS[kind]
+    journal = tmp_path / "game.jsonl"
+    journal.write_bytes(data)
+    line = refused(["resume", "--io", "text", "--journal", str(journal)], capsys)
+    assert str(journal) in line and reason in line and "kept as it is" in line
+    assert journal.read_bytes() == data
