@@ -35,6 +35,39 @@ def test_a_player_count_the_rules_do_not_allow_is_refused(
     assert not journal.exists()
 
 
+@pytest.mark.parametrize(("names", "reason"), [
+    ("fox,fox,owl,bear", "fox twice"),
+    ("undo,owl,bear,frog", "'undo' is a command"),
+    ("anna,ben,carl", "3 names for 4 players"),
+])
+def test_names_a_table_could_not_tell_apart_are_refused(names: str, reason: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "game.jsonl"
+    line = refused(["play", "secret-squad", "--io", "text", "--players", "4", "--names", names,
+                    "--journal", str(journal)], capsys)
+    assert reason in line
+    assert not journal.exists()
+
+
+@pytest.mark.parametrize(("game", "setting", "reason"), [
+    ("secret-squad", "rounds=0", "rounds wants 1 or more, not 0"),
+    ("secret-squad", "cards_per_round=0", "cards_per_round wants 1 or more, not 0"),
+    ("secret-squad", "rounds=three", "rounds wants a whole number"),
+    ("secret-squad", "colour=red", "unknown setting 'colour'"),
+    ("secret-squad", "rounds", "--set wants KEY=VALUE"),
+    ("secret-operation", "super_engineer=-1", "super_engineer wants 0 or more, not -1"),
+    ("ferret-out", "end=9", "setting end wants one of"),
+])
+def test_settings_a_game_cannot_play_are_refused(game: str, setting: str, reason: str,
+                                                 tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "game.jsonl"
+    line = refused(["play", game, "--io", "text", "--players", "4", "--set", setting,
+                    "--journal", str(journal)], capsys)
+    assert reason in line
+    assert not journal.exists()
+
+
 def test_cards_refuse_a_folder_that_is_not_there(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "no" / "such" / "cards.pdf"

@@ -12,7 +12,9 @@ from voicehost.cards.printed import ASK
 from voicehost.door import refuse
 from voicehost.games import PLAYER_RANGES
 from voicehost.host.events import EventStream
+from voicehost.host.host import command_groups
 from voicehost.host.table import Seats
+from voicehost.intents.grammar import Grammar
 from voicehost.session import GAMES, default_journal, new_table, open_saved, resume, start
 from voicehost.speech.base import Voice
 from voicehost.speech.factory import ENGINES, MODELS_DIR
@@ -129,7 +131,15 @@ def seats_for(args: argparse.Namespace) -> Seats:
     if args.names:
         names = tuple(n.strip().lower() for n in args.names.split(",") if n.strip())
         if len(names) != args.players:
-            raise SystemExit(f"--names gives {len(names)} names for {args.players} players.")
+            refuse(f"--names gives {len(names)} names for {args.players} players.")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            refuse(f"--names: {', '.join(twice)} twice; every player needs a name of their own.")
+        commands = set(Grammar.build(command_groups()).phrases)
+        taken = [n for n in names if n in commands]
+        if taken:
+            refuse(f"--names: {taken[0]!r} is a command anyone can say to the host; "
+                   "pick another name.")
         return Seats(names)
     return Seats.default(args.players)
 
@@ -151,7 +161,7 @@ def settings_for(args: argparse.Namespace) -> dict[str, str]:
     for item in args.set:
         key, equals, value = item.partition("=")
         if not equals:
-            raise SystemExit(f"--set wants KEY=VALUE, not {item!r}.")
+            refuse(f"--set wants KEY=VALUE, not {item!r}.")
         settings[key.strip()] = value.strip()
     return settings
 
@@ -170,7 +180,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         table = new_table(args.game, seats_for(args), seed, settings_for(args), args.cards)
     except ValueError as problem:
-        raise SystemExit(str(problem)) from None
+        refuse(str(problem))
     voice = make_voice(args, say_to)
     try:
         start(table, voice, args.journal or default_journal(), events)
