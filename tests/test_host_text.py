@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,17 @@ def test_a_torn_last_line_is_dropped_on_resume(tmp_path: Path) -> None:
         script.expected_scores()
     for line in journal.read_text().splitlines():
         json.loads(line)
+
+
+def test_the_end_of_input_says_the_game_is_saved_and_how_to_carry_on(tmp_path: Path) -> None:
+    done = subprocess.run(play_args(tmp_path, 4, seed=5), input="ready\nyup\n", text=True,
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0
+    assert done.stdout.strip().splitlines()[-1].endswith(
+        "the game is saved. Run voicehost resume to carry on.")
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert events[-1]["event"] == "saved" and events[-1]["reason"] == "end_of_input"
+    assert [r["type"] for r in read_records(tmp_path / "game.jsonl")][:2] == ["setup", "action"]
 
 
 def test_undo_takes_back_the_last_answer(tmp_path: Path) -> None:

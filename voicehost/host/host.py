@@ -229,7 +229,9 @@ class Host:
             self.flush()
             return self._outcome(finished=True)
         except EndOfInput:
+            self.queue(self.lines("input_ended"))
             self.flush()
+            self.events.emit("saved", reason="end_of_input")
             return self._outcome(finished=False)
 
     def mark_secrets(self) -> None:
