@@ -84,6 +84,25 @@ def test_the_end_of_input_says_the_game_is_saved_and_how_to_carry_on(tmp_path: P
     assert [r["type"] for r in read_records(tmp_path / "game.jsonl")][:2] == ["setup", "action"]
 
 
+def test_a_finished_game_resumed_says_its_result_again(tmp_path: Path) -> None:
+    script = SecretSquadScript(4, seed=4)
+    events_path = tmp_path / "events.jsonl"
+    first = drive(play_args(tmp_path, 4, seed=11), events_path, script.reply)
+    ended = [e for e in first if e["event"] == "game_over"]
+    said_at_end = [e["text"] for e in first if e["event"] == "say"][-1]
+    again = subprocess.run(voicehost("resume", "--io", "text", "--journal",
+                                     str(tmp_path / "game.jsonl"), "--events", str(events_path)),
+                           input="", text=True, capture_output=True, timeout=60, check=False)
+    assert again.returncode == 0
+    events = [json.loads(line) for line in events_path.read_text().splitlines()][len(first):]
+    over = [e for e in events if e["event"] == "game_over"]
+    assert len(over) == 1
+    assert {k: v for k, v in over[0].items() if k != "time"} == \
+        {k: v for k, v in ended[0].items() if k != "time"}
+    result = again.stdout.split("That game is already over. ")[1].strip()
+    assert "Standings: " in result and result in said_at_end  # the same words, scores first
+
+
 def test_undo_takes_back_the_last_answer(tmp_path: Path) -> None:
     script = SecretSquadScript(4, seed=5)
     undone = {"done": False}

@@ -146,11 +146,6 @@ class FerretOutTable(SeatedTable):
         first = None if self.game.heard else first_groups("ferret-out")
         return DeckNumberGrammar(commands, first)
 
-    def replay(self, actions: Sequence[Action]) -> None:
-        self.game = self._new_game()
-        for action in actions:
-            self.game.apply(action)
-
     def example_decision(self, kind: str, pouch: int = 0) -> Decision:
         """The decision of `kind` as the host would ask it (for `voicehost hear`); a guess
         offers the twelve words of pouch pair `pouch`."""

@@ -219,7 +219,8 @@ class Host:
                 if decision is not None:
                     self.queue(*self.table.recap(decision))
                 else:
-                    self.queue(self.lines("already_over"), self.table.standings())
+                    self.queue(self.lines("already_over"))
+                    self.say_the_result_again()
             else:
                 self.queue(*self.table.opening())
             while (decision := self.table.game.pending()) is not None:
@@ -242,6 +243,13 @@ class Host:
         if facts and facts != self.secrets_shown:
             self.events.emit("secrets", secret=True, **facts)
             self.secrets_shown = facts
+
+    def say_the_result_again(self) -> None:
+        """A finished game, resumed: its end as it was said and streamed the first time."""
+        over = [e for e in self.table.replay(self.actions) if e.kind == "game_over"]
+        for event in over:
+            self.events.emit("game_over", **event.facts)
+        self.queue(self.table.standings(), *self.table.narrate(over))
 
     def _outcome(self, finished: bool) -> Outcome:
         game = self.table.game

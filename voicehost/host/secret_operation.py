@@ -162,11 +162,6 @@ class SecretOperationTable(SeatedTable):
         assert decision is not None and decision.kind == kind
         return decision
 
-    def replay(self, actions: Sequence[Action]) -> None:
-        self.game = self._new_game()
-        for action in actions:
-            self.game.apply(action)
-
     # -- words ------------------------------------------------------------------------------
 
     def number(self, n: int) -> str:

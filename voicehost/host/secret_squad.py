@@ -104,11 +104,6 @@ class SecretSquadTable(SeatedTable):
             raise ValueError(f"Secret Squad has no decision {kind!r}; try: {', '.join(options)}")
         return Decision(kind, None if kind in ("deal", "ready") else seat, options[kind])
 
-    def replay(self, actions: Sequence[Action]) -> None:
-        self.game = self._new_game()
-        for action in actions:
-            self.game.apply(action)
-
     # -- words ----------------------------------------------------------------------------
 
     def opening(self) -> list[str]:

@@ -85,6 +85,15 @@ class SeatedTable(ABC):
         return PrintedCards(self.deck_game, len(self.seats.names), known_deck(self.cards),
                             self._printed_game)
 
+    def replay(self, actions: Sequence[Action]) -> list[Event]:
+        """The game as `actions` leave it, from a new one; the last action's events (what a
+        finished game says again when it is resumed)."""
+        self.game = self._new_game()
+        events: list[Event] = []
+        for action in actions:
+            events = self.game.apply(action)
+        return events
+
     def _check_printed(self, cards: str) -> None:
         """ValueError (a sentence for the table) when these cards cannot host this game."""
         check_deck(cards, self.deck_game, len(self.seats.names), self.lines)
@@ -118,7 +127,7 @@ class Table(Protocol):
 
     def name_of(self, seat: int) -> str: ...
 
-    def replay(self, actions: Sequence[Action]) -> None: ...
+    def replay(self, actions: Sequence[Action]) -> list[Event]: ...
 
     def opening(self) -> list[str]: ...
 
