@@ -4,7 +4,7 @@ Under pytest-xdist every worker plays in a room of its own (sink "room-gw0", "ro
 so two room games side by side never hear each other. tests/room.py reads VOICEHOST_ROOM when
 it is imported, which is why it is set here before the import.
 
-The room games wait on real time (minutes each), so scripts/test.sh runs two workers with
+The room games wait on real time (minutes each), so scripts/test.sh runs three workers with
 xdist's work-stealing scheduler, and the tests marked `takes_seconds` are dealt out so that
 each worker starts on its own share of them (`deal_long_tests`).
 """

@@ -55,7 +55,7 @@ def test_names_a_table_could_not_tell_apart_are_refused(names: str, reason: str,
     ("secret-squad", "rounds=three", "rounds wants a whole number"),
     ("secret-squad", "colour=red", "unknown setting 'colour'"),
     ("secret-squad", "rounds", "--set wants KEY=VALUE"),
-    ("secret-operation", "super_engineer=-1", "super_engineer wants 0 or more, not -1"),
+    ("secret-operation", "super_engineer=-1", "super_engineer must be 0 to 4"),
     ("ferret-out", "end=9", "setting end wants one of"),
 ])
 def test_settings_a_game_cannot_play_are_refused(game: str, setting: str, reason: str,

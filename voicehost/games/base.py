@@ -59,8 +59,3 @@ class Game(Protocol):
     def apply(self, action: Action) -> list[Event]: ...
 
     def winners(self) -> list[int]: ...
-
-
-def setting(default: int, least: int) -> Any:
-    """A whole-number setting and the least value a table may choose (checked at the door)."""
-    return field(default=default, metadata={"least": least})

@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction, setting
+from voicehost.games.base import Action, Decision, Event, IllegalAction
 
 SQUADS = ("yellow", "red")
 ANSWERS = ("yup", "nope")
@@ -40,9 +40,9 @@ LONE_SQUAD_POINTS = 4
 
 @dataclass(frozen=True)
 class Settings:
-    rounds: int = setting(3, least=1)
-    cards_per_round: int = setting(3, least=1)
-    first_box: int = setting(1, least=1)  # printed cards: the box read in round 1 (the table's)
+    rounds: int = 3
+    cards_per_round: int = 3
+    first_box: int = 1  # printed cards: the box read in round 1 (the table's, not the rules')
 
 
 def squad_cards(players: int) -> int:

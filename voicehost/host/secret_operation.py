@@ -29,7 +29,7 @@ from voicehost.cards.printed import (
     first_groups,
     say_digits,
 )
-from voicehost.games.base import Action, Decision, Event, IllegalAction, setting
+from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.games.secret_operation import (
     BLOCK,
     CARD_TYPES,
@@ -56,8 +56,8 @@ ACTOR = "|"  # "<seat>|<choice>": a move said by a named player
 
 @dataclass(frozen=True)
 class Settings:
-    super_engineer: int = setting(0, least=0)  # modules 1..N swapped for the challenge ones
-    low_deck: int = setting(5, least=0)  # from this many cards down, the host says how many
+    super_engineer: int = 0  # modules 1..N swapped for the harder challenge modules
+    low_deck: int = 5  # from this many cards down, the host says how many are left
 
 
 def capital(line: str) -> str:

@@ -38,6 +38,10 @@ class SecretSquadTable(SeatedTable):
         self.seats = seats
         self.seed = seed
         self.settings = settings or Settings()
+        for key in ("rounds", "cards_per_round"):  # 0 would be a game that never ends
+            if getattr(self.settings, key) < 1:
+                raise ValueError(f"setting {key} wants 1 or more, not "
+                                 f"{getattr(self.settings, key)}")
         self.cards = cards
         self.deck = question_deck()
         self.lines = Lines("common/lines.yaml", "secret_squad/lines.yaml", "cards/lines.yaml",

@@ -44,9 +44,6 @@ def settings_from(kind: type[Any], given: dict[str, Any]) -> Any:
                 raw = int(raw)
             except ValueError:
                 raise ValueError(f"setting {key} wants a whole number, not {raw!r}") from None
-            least = known[key].metadata.get("least")
-            if least is not None and raw < least:
-                raise ValueError(f"setting {key} wants {least} or more, not {raw}")
         values[key] = raw
     return kind(**values)
 

@@ -23,12 +23,10 @@ def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = M
     from voicehost.speech.vosk_engine import find_model
 
     if engine == "whisper":
-        from voicehost.speech.whisper_engine import WhisperModelError, WhisperRecognizer
-
-        try:
-            return WhisperRecognizer(model), "Listening with Whisper tiny.en (phrase scoring)."
-        except WhisperModelError as problem:
-            raise SystemExit(str(problem)) from None
+        whisper, why_not = _whisper_if_installed(model)
+        if whisper is None:
+            raise SystemExit(f"{why_not}.")
+        return whisper, "Listening with Whisper tiny.en (phrase scoring)."
     model_dir = model if model is not None else find_model(models_dir)
     if engine == "vosk" and model_dir is None:
         raise SystemExit(NO_MODEL_MESSAGE)
@@ -52,12 +50,12 @@ def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = M
                    "pocketsphinx for longer lists: no vosk model in models/.")
 
 
-def _whisper_if_installed() -> tuple[Recognizer | None, str]:
+def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None, str]:
     """Whisper tiny.en when its runtime and checked model are here, else why not."""
     from voicehost.speech.whisper_engine import WhisperModelError, WhisperRecognizer
 
     try:
-        return WhisperRecognizer(), ""
+        return WhisperRecognizer(model), ""
     except ImportError as missing:
         return None, f"Whisper is not installed ({missing.name}: pip install 'voicehost[whisper]')"
     except WhisperModelError as problem:

@@ -55,7 +55,7 @@ def read_records(path: Path) -> list[dict[str, Any]]:
             raise JournalError(f"{path}, line {number}: a game's setup comes first, and once.")
         records.append(record)
     if not records:
-        raise JournalError(f"{path} holds no game (it is empty).")
+        raise JournalError(f"{path} holds no game" + (" (it is empty)." if not data else "."))
     return records
 
 
