@@ -42,8 +42,8 @@ from hearing_corpus import OUT_OF_OPTION, noise_bursts, option_cases  # noqa: E4
 from voices import TARGETS, Voice, speak  # noqa: E402
 
 from voicehost.intents.grammar import Grammar  # noqa: E402
-from voicehost.speech.base import SAMPLE_RATE  # noqa: E402
 from voicehost.tools import hear_grammar  # noqa: E402
+from voicehost.voice import SAMPLE_RATE  # noqa: E402
 
 DEFAULT_OUT = ROOT / "build" / "corpus"
 DEFAULT_SAMPLE = 120

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from voices import BABBLE_TALKERS, Voice, speak
 
-from voicehost.speech.base import SAMPLE_RATE
+from voicehost.voice import SAMPLE_RATE
 
 # Long table talk for the crowd: it must sound like speech, never like one of the options.
 CROWD_CHATTER = (

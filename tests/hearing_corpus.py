@@ -19,9 +19,10 @@ import numpy as np
 from speakers import Speaker, add_noise, speak
 
 from voicehost.intents.grammar import Grammar, Intent
-from voicehost.speech.base import SAMPLE_RATE, Hearing, Recognizer, recognize
+from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.tools import hear_grammar
+from voicehost.voice import SAMPLE_RATE, Hearing
 
 # (decision, players) as given to `voicehost hear --decision D --players N`. Pointing is asked
 # of seat 1: at 10 players it offers seats 2-10, at 3 players seats 1-3 and "me"/"myself",

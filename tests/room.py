@@ -31,8 +31,8 @@ import numpy as np
 import pytest
 
 from voicehost.speech import devices
-from voicehost.speech.base import SAMPLE_RATE, Hearing
 from voicehost.speech.pocketsphinx_engine import jsgf
+from voicehost.voice import SAMPLE_RATE, Hearing
 
 DEFAULT_ROOM = "room"
 SINK = os.environ.get("VOICEHOST_ROOM", DEFAULT_ROOM)

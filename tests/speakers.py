@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from voicehost.speech.base import SAMPLE_RATE
+from voicehost.voice import SAMPLE_RATE
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,8 @@ from voicehost.games.base import Action
 from voicehost.games.secret_squad import SecretSquad
 from voicehost.host.secret_squad import question_deck
 from voicehost.prompts_dir import load_yaml
-from voicehost.speech.base import SAMPLE_RATE
 from voicehost.store.journal import actions_of, read_records
+from voicehost.voice import SAMPLE_RATE
 
 pytestmark = pytest.mark.crowd
 

@@ -11,12 +11,12 @@ from room import Room
 from speakers import VOICES, speak
 from test_ears_room import player_says, report
 
-from voicehost.speech.base import SAMPLE_RATE
 from voicehost.speech.ears import PREVIEW_AFTER_S, Ears
 from voicehost.speech.endpoint import Endpointer
 from voicehost.speech.microphone import Microphone
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.tools import hear_grammar
+from voicehost.voice import SAMPLE_RATE
 
 POINTING = hear_grammar(None, "point", 10).phrases
 

@@ -11,7 +11,6 @@ import pytest
 from room import GrammarSphinx, Room, RoomRecording, play_into_room, record_room
 from speakers import SPEAKERS, speak
 
-from voicehost.speech.base import SAMPLE_RATE
 from voicehost.speech.devices import (
     NoInputDeviceError,
     Resampler,
@@ -24,6 +23,7 @@ from voicehost.speech.endpoint import Endpointer, EndpointSettings
 from voicehost.speech.microphone import Microphone
 from voicehost.speech.mouth import Mouth
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+from voicehost.voice import SAMPLE_RATE
 
 PHRASES = ["yup nope yup", "good evening players", "the night falls"]
 

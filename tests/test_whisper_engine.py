@@ -31,7 +31,7 @@ from speakers import PLAIN, VOICES, speak
 from tokenizers import Tokenizer
 
 from voicehost.intents.grammar import Grammar
-from voicehost.speech.base import SAMPLE_RATE, recognize
+from voicehost.speech.base import recognize
 from voicehost.speech.whisper_engine import (
     MODEL_SHA256,
     WhisperModelError,
@@ -42,6 +42,7 @@ from voicehost.speech.whisper_engine import (
     plain_words,
     verify_model,
 )
+from voicehost.voice import SAMPLE_RATE
 
 MIN_RIGHT = {False: 0.75, True: 0.60}  # share of option clips given the right intent
 MAX_WRONG_INTENT = 0.04

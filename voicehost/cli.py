@@ -16,11 +16,11 @@ from voicehost.host.host import command_groups
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar
 from voicehost.session import GAMES, default_journal, new_table, open_saved, resume, start
-from voicehost.speech.base import Voice
 from voicehost.speech.factory import ENGINES, MODELS_DIR
 from voicehost.speech.frontend import FRONT_ENDS
 from voicehost.speech.text_voice import TextVoice
 from voicehost.store.journal import JournalError
+from voicehost.voice import Voice
 
 
 def add_voice_options(parser: argparse.ArgumentParser) -> None:

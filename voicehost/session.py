@@ -15,7 +15,6 @@ from voicehost.host.host import Host, Outcome
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
-from voicehost.speech.base import Voice
 from voicehost.store.journal import (
     Journal,
     JournalError,
@@ -23,6 +22,7 @@ from voicehost.store.journal import (
     read_records,
     truncate_partial_line,
 )
+from voicehost.voice import Voice
 
 # Each game's table: `from_options(seats, seed, settings)` for a new game, `from_setup(record)`
 # to rebuild one from the first line of its journal.

@@ -20,7 +20,8 @@ from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar, Intent
-from voicehost.speech.base import SAMPLE_RATE, recognize
+from voicehost.speech.base import recognize
+from voicehost.voice import SAMPLE_RATE
 
 
 def read_wav(path: Path) -> bytes:

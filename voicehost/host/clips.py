@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voicehost.intents.grammar import normalize
-from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
 SURE = 0.8  # an open-vocabulary transcript at least this confident is read out as words
 CLIP_DIR = "clips"

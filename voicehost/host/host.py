@@ -16,8 +16,8 @@ from voicehost.host.events import EventStream
 from voicehost.host.table import Table
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
-from voicehost.speech.base import EndOfInput, Hearing, Voice
 from voicehost.store.journal import Journal
+from voicehost.voice import EndOfInput, Hearing, Voice
 
 MISSES_BEFORE_OPTIONS = 1  # after this many misses in a row the host reads the options aloud
 # While the room stays loud, the host asks for quiet before one decision in this many (and

@@ -6,9 +6,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from voicehost.speech.base import Hearing, Recording, recognize
+from voicehost.speech.base import recognize
 from voicehost.speech.ears import Ears
 from voicehost.speech.mouth import Mouth
+from voicehost.voice import Hearing, Recording
 
 
 class AudioVoice:

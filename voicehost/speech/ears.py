@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, Recognizer
+from voicehost.speech.base import Recognizer
 from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer, hop_dbfs
 from voicehost.speech.microphone import Frame, Microphone
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 # A player's speech must stand this far above the room's loud moments to be heard: Whisper
 # hears 81 % of held-out phrases at 20 dB SNR of crowd babble, 30 % at 10 dB (README).

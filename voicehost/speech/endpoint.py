@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
 HOP_SAMPLES = SAMPLE_RATE // 100  # 10 ms
 HOP_S = HOP_SAMPLES / SAMPLE_RATE

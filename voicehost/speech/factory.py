@@ -6,7 +6,8 @@ import argparse
 import os
 from pathlib import Path
 
-from voicehost.speech.base import Recognizer, Voice
+from voicehost.speech.base import Recognizer
+from voicehost.voice import Voice
 
 MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
 ENGINES = ("auto", "vosk", "pocketsphinx", "whisper")

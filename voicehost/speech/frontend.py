@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from voicehost.speech.base import SAMPLE_RATE, Hearing, Recognizer
+from voicehost.speech.base import Recognizer
+from voicehost.voice import SAMPLE_RATE, Hearing
 
 FRONT_ENDS = ("none", "webrtc", "deepfilter")
 

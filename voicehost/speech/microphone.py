@@ -8,7 +8,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from voicehost.speech.base import SAMPLE_RATE
 from voicehost.speech.devices import (
     AudioDeviceError,
     DeviceInfo,
@@ -19,6 +18,7 @@ from voicehost.speech.devices import (
     sounddevice,
     supports,
 )
+from voicehost.voice import SAMPLE_RATE
 
 CLOCK_SMOOTHING = 0.05  # per block: a time constant of about 20 blocks
 CLOCK_RESYNC_S = 0.1

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from pocketsphinx import Decoder, get_model_path
 
-from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 MODEL_DIR = Path(get_model_path()) / "en-us"
 HMM_DIR = MODEL_DIR / "en-us"

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from voicehost.speech.base import Hearing, Recognizer
+from voicehost.speech.base import Recognizer
+from voicehost.voice import Hearing
 
 WHISPER_MOST_PHRASES = 80
 

@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, EndOfInput, Hearing, Recording
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, EndOfInput, Hearing, Recording
 
 
 def _fileno(stream: TextIO) -> int | None:

@@ -18,7 +18,7 @@ from typing import BinaryIO
 
 import vosk
 
-from voicehost.speech.base import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 # Kaldi severity: warnings are -1, errors -2. Missing grammar words are detected here instead
 # of being logged as warnings, so only errors reach stderr.

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from rapidfuzz import fuzz
 
-from voicehost.speech.base import SAMPLE_RATE, Hearing
+from voicehost.voice import SAMPLE_RATE, Hearing
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
