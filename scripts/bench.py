@@ -22,19 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-
-from room import RAW_16K, SINK, RoomRecording, start_room  # noqa: E402
-from speakers import SPEAKERS, Speaker, speak  # noqa: E402
-
-from voicehost.speech.base import Recognizer, recognize  # noqa: E402
-from voicehost.speech.ears import Ears, Gate  # noqa: E402
-from voicehost.speech.endpoint import Endpointer  # noqa: E402
-from voicehost.speech.microphone import Microphone  # noqa: E402
-from voicehost.speech.mouth import Mouth  # noqa: E402
-from voicehost.tools import hear_grammar  # noqa: E402
-from voicehost.voice import SAMPLE_RATE  # noqa: E402
+from voicehost.lab.room import RAW_16K, SINK, RoomRecording, start_room
+from voicehost.lab.speakers import SPEAKERS, Speaker, speak
+from voicehost.speech.base import Recognizer, recognize
+from voicehost.speech.ears import Ears, Gate
+from voicehost.speech.endpoint import Endpointer
+from voicehost.speech.microphone import Microphone
+from voicehost.speech.mouth import Mouth
+from voicehost.tools import hear_grammar
+from voicehost.voice import SAMPLE_RATE
 
 PHRASES = ["yup", "nope", "yeah", "no", "repeat", "help", "scores", "undo"]
 POINTS = ["owl", "player three", "at frog", "i pointed at whale", "rabbit", "player ten",

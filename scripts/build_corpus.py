@@ -1,17 +1,17 @@
 """Build the hearing corpus on disk: WAVs and a manifest.jsonl under build/corpus/.
 
-What is in it (tests/voices.py has the voices and the tune / held-out split, tests/conditions.py
-the rooms):
+What is in it (voicehost/lab/voices.py has the voices and the tune / held-out split,
+voicehost/lab/conditions.py the rooms):
 
-- every phrase Secret Squad accepts (tests/hearing_corpus.py `option_cases`), every phrase of
-  Secret Operation's `turn` and of Ferret Out's `number` (the pick of a number), each heard
-  under the full phrase set of its decision as the host offers it (commands included);
+- every phrase Secret Squad accepts (voicehost/lab/hearing_corpus.py `option_cases`), every
+  phrase of Secret Operation's `turn` and of Ferret Out's `number` (the pick of a number), each
+  heard under the full phrase set of its decision as the host offers it (commands included);
 - in 12 target voices from four synthesizers (espeak-ng, flite, festival, piper);
 - clean (every phrase in every voice), and in crowd babble at 20, 10 and 5 dB SNR, across the
   room with reverb, slow (0.8x) and fast (1.2x): `--sample K` phrases per voice and
   condition, picked deterministically (all of them with `--sample 0`);
-- out-of-option clips: the table chatter of tests/hearing_corpus.py in every target voice
-  (each in one condition, in turn), babble alone, noise bursts, pink noise, near-silence;
+- out-of-option clips: the table chatter of voicehost/lab/hearing_corpus.py in every target
+  voice (each in one condition, in turn), babble alone, noise bursts, pink noise, near-silence;
 - real human recordings from Debian's pocketsphinx-testdata, each heard among its own
   transcription and a few distractors written here (all held out).
 
@@ -27,24 +27,21 @@ import hashlib
 import json
 import multiprocessing
 import re
-import sys
 import time
 import wave
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from voicehost.intents.grammar import Grammar
+from voicehost.lab.conditions import CONDITIONS, babble, near_silence, pink_noise, sox
+from voicehost.lab.hearing_corpus import OUT_OF_OPTION, noise_bursts, option_cases
+from voicehost.lab.speakers import to_pcm
+from voicehost.lab.voices import TARGETS, Voice, speak
+from voicehost.tools import hear_grammar
+from voicehost.voice import SAMPLE_RATE
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from conditions import CONDITIONS, babble, near_silence, pink_noise  # noqa: E402
-from hearing_corpus import OUT_OF_OPTION, noise_bursts, option_cases  # noqa: E402
-from voices import TARGETS, Voice, speak  # noqa: E402
-
-from voicehost.intents.grammar import Grammar  # noqa: E402
-from voicehost.tools import hear_grammar  # noqa: E402
-from voicehost.voice import SAMPLE_RATE  # noqa: E402
-
 DEFAULT_OUT = ROOT / "build" / "corpus"
 DEFAULT_SAMPLE = 120
 TESTDATA = Path("/usr/share/pocketsphinx/test/data")
@@ -253,9 +250,6 @@ def other_audio(entry: Entry) -> bytes:
 
 def real_audio(path: Path) -> bytes:
     """A test recording as 16 kHz mono PCM with 0.3 s of silence each side, like a clip."""
-    from conditions import sox
-    from speakers import to_pcm
-
     if path.suffix == ".raw":
         return sox(path.read_bytes(), "pad", "0.3", "0.3")
     return to_pcm(path, "pad", "0.3", "0.3")

@@ -19,17 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from voicehost.speech import whisper_engine as whisper  # noqa: E402
+from voicehost.speech import whisper_engine as whisper
 
 CONDITIONS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real")
 OUTSIDE_WEIGHT = 3.0  # an accepted out-of-option clip costs like three refused right phrases

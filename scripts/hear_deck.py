@@ -18,11 +18,8 @@ import tempfile
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from speakers import PLAIN, speak_wav  # noqa: E402
-
-from voicehost.host.ferret_out import deck  # noqa: E402
+from voicehost.host.ferret_out import deck
+from voicehost.lab.speakers import PLAIN, speak_wav
 
 
 def hear_pouch(pouch: int) -> list[tuple[str, dict]]:

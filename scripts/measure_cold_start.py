@@ -2,28 +2,25 @@
 warm-up re-hearing (pocketsphinx_engine.WARM_UP_UTTERANCES).
 
 Every Ferret Out deck word (plain en-us, among its round's twelve) and every out-of-option
-clip of tests/hearing_corpus.py (four voices, every other one noisy, plus noise bursts), each
-heard as the first utterance of a new recognizer:
+clip of voicehost/lab/hearing_corpus.py (four voices, every other one noisy, plus noise
+bursts), each heard as the first utterance of a new recognizer:
 
     python scripts/measure_cold_start.py
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import tempfile
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from hearing_corpus import Clip, grammar_for, hear, out_of_option_clips  # noqa: E402
-from speakers import PLAIN, VOICES, speak_wav  # noqa: E402
-
-from voicehost.host.ferret_out import deck  # noqa: E402
-from voicehost.speech.pocketsphinx_engine import WARM_UP_UTTERANCES  # noqa: E402
-from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer as Engine  # noqa: E402
-from voicehost.tools import hear_grammar, read_wav  # noqa: E402
+from voicehost.host.ferret_out import deck
+from voicehost.lab.hearing_corpus import Clip, grammar_for, hear, out_of_option_clips
+from voicehost.lab.speakers import PLAIN, VOICES, speak_wav
+from voicehost.speech.pocketsphinx_engine import WARM_UP_UTTERANCES
+from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer as Engine
+from voicehost.tools import hear_grammar, read_wav
 
 WARM_UPS = (0, WARM_UP_UTTERANCES)  # 0: no re-hearing
 
@@ -45,6 +42,7 @@ def chatter(clip: Clip) -> list[bool]:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     items = out_of_option_clips(VOICES)
     with Pool(2) as pool:
         words = [row for part in pool.map(deck_words, range(len(deck()))) for row in part]

@@ -31,15 +31,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "scripts"))
+from build_corpus import DEFAULT_OUT, grammar_for_key  # scripts/, beside this one
 
-from build_corpus import DEFAULT_OUT, grammar_for_key  # noqa: E402
-from hearing_corpus import hear  # noqa: E402
-
-from voicehost.intents.grammar import Grammar  # noqa: E402
-from voicehost.speech.base import Recognizer  # noqa: E402
+from voicehost.intents.grammar import Grammar
+from voicehost.lab.hearing_corpus import hear
+from voicehost.speech.base import Recognizer
 
 CONDITION_ROWS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real")
 FALSE_ACCEPT_ROWS = {"chatter": ("chatter",), "babble only": ("babble",),

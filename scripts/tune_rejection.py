@@ -1,7 +1,7 @@
 """Sweep PocketsphinxRecognizer's confidence floor on the recognition corpus, to choose it.
 
-Decodes the corpus of tests/hearing_corpus.py (every Secret Squad phrase in the chosen voices,
-clean and at 15 dB SNR, plus out-of-option speech) once with the floor at 0, as
+Decodes the corpus of voicehost/lab/hearing_corpus.py (every Secret Squad phrase in the chosen
+voices, clean and at 15 dB SNR, plus out-of-option speech) once with the floor at 0, as
 `voicehost hear` would, then applies every floor afterwards: share of option clips given the
 right intent, share given a wrong intent, share of out-of-option clips accepted.
 
@@ -16,14 +16,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from hearing_corpus import build_corpus, hear_in_parallel  # noqa: E402
-from speakers import SPEAKERS, VOICES  # noqa: E402
+from voicehost.lab.hearing_corpus import build_corpus, hear_in_parallel
+from voicehost.lab.speakers import SPEAKERS, VOICES
 
 FLOORS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 

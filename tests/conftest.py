@@ -1,8 +1,9 @@
-"""Shared fixtures: the virtual sound room (tests/room.py).
+"""Shared fixtures: the virtual sound room (the `room` fixture of tests/room.py).
 
 Under pytest-xdist every worker plays in a room of its own (sink "room-gw0", "room-gw1", ...)
-so two room games side by side never hear each other. tests/room.py reads VOICEHOST_ROOM when
-it is imported, which is why it is set here before the import.
+so two room games side by side never hear each other; VOICEHOST_ROOM=name gives a session
+rooms of its own ("name-gw0", ...). voicehost/lab/room.py reads VOICEHOST_ROOM when it is
+imported, which is why it is set here before the import.
 
 The room games wait on real time (minutes each), so scripts/test.sh runs three workers with
 xdist's work-stealing scheduler, and the tests marked `takes_seconds` are dealt out so that
@@ -16,8 +17,8 @@ import os
 import pytest
 
 _worker = os.environ.get("PYTEST_XDIST_WORKER")
-if _worker and "VOICEHOST_ROOM" not in os.environ:
-    os.environ["VOICEHOST_ROOM"] = f"room-{_worker}"
+if _worker:
+    os.environ["VOICEHOST_ROOM"] = f"{os.environ.get('VOICEHOST_ROOM', 'room')}-{_worker}"
 
 from room import room  # noqa: E402, F401  (registers the session fixture)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -46,6 +47,36 @@ class EventTail:
 
 def voicehost(*args: str) -> list[str]:
     return [sys.executable, "-m", "voicehost.cli", *args]
+
+
+def kept_in(folder: Path) -> list[str]:
+    """The options that keep a game's journal and events in `folder`."""
+    return ["--journal", str(folder / "game.jsonl"), "--events", str(folder / "events.jsonl")]
+
+
+def play_text(game: str, folder: Path, players: int, seed: int, *args: str) -> list[str]:
+    """`voicehost play GAME --io text`, the journal and events in `folder`."""
+    return voicehost("play", game, "--io", "text", "--players", str(players), "--seed",
+                     str(seed), *kept_in(folder), *args)
+
+
+def resume_text(folder: Path) -> list[str]:
+    """`voicehost resume --io text` of the game kept in `folder`."""
+    return voicehost("resume", "--io", "text", *kept_in(folder))
+
+
+def saying_once(phrase: str, when: Callable[[dict[str, Any]], bool], reply: Reply) -> Reply:
+    """`reply`, but `phrase` instead the first time a `listen` is `when`."""
+    said = False
+
+    def once(listen: dict[str, Any]) -> str:
+        nonlocal said
+        if not said and when(listen):
+            said = True
+            return phrase
+        return reply(listen)
+
+    return once
 
 
 def typed(reply: Reply) -> Respond:
@@ -98,3 +129,19 @@ def drive(command: list[str], events: Path, reply: Reply | None = None,
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def play_through_kills(command: list[str], folder: Path, reply: Reply, rng: random.Random,
+                       most_replies: int, kills: int) -> tuple[list[dict[str, Any]], int]:
+    """Play the game `command` starts (kept in `folder`) to its end, pulling the plug `kills`
+    times, each after 1 to `most_replies` replies, and resuming it each time.
+
+    Returns every event and how many processes it took."""
+    seen: list[dict[str, Any]] = []
+    runs = 0
+    while not any(e["event"] == "game_over" for e in seen):
+        kill_after = rng.randint(1, most_replies) if runs < kills else None
+        seen += drive(command, folder / "events.jsonl", reply, kill_after=kill_after)
+        runs += 1
+        command = resume_text(folder)
+    return seen, runs

@@ -46,6 +46,17 @@ class Move:
     face_down: dict[str, int] = field(default_factory=dict)
 
 
+def deal_box(players: int, rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """The real cards, dealt as the rulebook says: every hand, and the shuffled deck with the
+    cards to set aside still on top."""
+    components = [c for c in COMPONENTS for _ in range(CARDS_IN_BOX[c])]
+    rng.shuffle(components)
+    hands = [components[HAND_SIZE * s:HAND_SIZE * (s + 1)] for s in range(players)]
+    deck = components[HAND_SIZE * players:] + [BLOCK] * CARDS_IN_BOX[BLOCK]
+    rng.shuffle(deck)
+    return hands, deck
+
+
 @dataclass
 class Cards:
     hands: list[list[str]]
@@ -54,11 +65,7 @@ class Cards:
 
     @classmethod
     def deal(cls, players: int, rng: random.Random) -> Cards:
-        components = [c for c in COMPONENTS for _ in range(CARDS_IN_BOX[c])]
-        rng.shuffle(components)
-        hands = [components[HAND_SIZE * s:HAND_SIZE * (s + 1)] for s in range(players)]
-        deck = components[HAND_SIZE * players:] + [BLOCK] * CARDS_IN_BOX[BLOCK]
-        rng.shuffle(deck)
+        hands, deck = deal_box(players, rng)
         return cls(hands, deck[set_aside_count(players):])
 
 

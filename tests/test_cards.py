@@ -7,17 +7,17 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from drive import drive, voicehost
+from drive import drive, kept_in, play_text, resume_text, voicehost
 from test_cards_pdf import player_cards, print_deck, words_in
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import letters
 from voicehost.games.base import Action, IllegalAction
+from voicehost.games.deck import Deck, letters
 from voicehost.games.secret_squad import SecretSquad, Settings, award_round
 from voicehost.prompts_dir import prompts_dir
 from voicehost.store.journal import actions_of, read_records
@@ -104,32 +104,42 @@ def printed_fronts(folder: Path, deck: Deck) -> dict[str, list[str]]:
 def play(tmp_path: Path, deck: Deck, cards: str, table: PrintedTable, seed: int,
          *extra: str) -> list[dict[str, Any]]:
     command = voicehost("play", "secret-squad", "--io", "text", "--cards", cards,
-                        "--seed", str(seed), "--journal", str(tmp_path / "game.jsonl"),
-                        "--events", str(tmp_path / "events.jsonl"), *extra)
+                        "--seed", str(seed), *kept_in(tmp_path), *extra)
     if cards == "":
         command.remove("")  # --cards with no number: the host asks
         command += ["--players", str(deck.players)]
     return drive(command, tmp_path / "events.jsonl", table.reply, on_event=table.hear_host)
 
 
-def squads_said_before_reveal(events: list[dict[str, Any]], names: list[str]) -> list[str]:
-    """Every sentence the host said before a round's reveal that ties a player to a squad.
-    The reveal is said in the one `say` after a `score` event, up to its standings; the rest
-    of that `say` is already the next round."""
-    leaks, scored = [], False
+def said_before_reveals(events: list[dict[str, Any]]) -> Iterator[tuple[int, str]]:
+    """(round, words) for all the host said, in lower case, without the reveals: what it said
+    before the reveal of that round. A round's reveal is the `say` right after its `score`
+    event, up to its standings; the rest of that `say` is the next round already."""
+    round_, revealing = 1, False
     for event in events:
         if event["event"] == "score":
-            scored = True
+            revealing = True
         if event["event"] != "say":
             continue
         text = event["text"].lower()
-        for question in QUESTIONS:  # a question card may name an animal that is a seat name
-            text = text.replace(question, "")
-        if scored:
+        if revealing:
             assert "standings:" in text
             text = text.split("standings:", 1)[1].split(".", 1)[1]
-            scored = False
-        for sentence in re.split(r"(?<=[.?!])\s+", text):
+            round_, revealing = round_ + 1, False
+        yield round_, text
+
+
+def sentences(text: str) -> list[str]:
+    return re.split(r"(?<=[.?!])\s+", text)
+
+
+def squads_said_before_reveal(events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """Every sentence the host said before a round's reveal that ties a player to a squad."""
+    leaks = []
+    for _, text in said_before_reveals(events):
+        for question in QUESTIONS:  # a question card may name an animal that is a seat name
+            text = text.replace(question, "")
+        for sentence in sentences(text):
             words = set(re.findall(r"[a-z]+", sentence))
             if words & set(names) and words & {"yellow", "red"}:
                 leaks.append(sentence)
@@ -193,11 +203,8 @@ def test_a_kill_after_the_deck_number_loses_nothing(tmp_path: Path) -> None:
     deck = Deck("secret-squad", 4, 77)
     table = PrintedTable(printed_fronts(tmp_path, deck), deck, 4,
                          [spoken(deck.number[:3]), spoken(deck.number[3:])])
-    command = voicehost("play", "secret-squad", "--io", "text", "--cards", "--players", "4",
-                        "--seed", "3", "--journal", str(tmp_path / "game.jsonl"),
-                        "--events", str(tmp_path / "events.jsonl"))
-    resume = voicehost("resume", "--io", "text", "--journal", str(tmp_path / "game.jsonl"),
-                       "--events", str(tmp_path / "events.jsonl"))
+    command = play_text("secret-squad", tmp_path, 4, 3, "--cards")
+    resume = resume_text(tmp_path)
     seen = drive(command, tmp_path / "events.jsonl", table.reply, kill_after=3,
                  on_event=table.hear_host)
     rng = random.Random(4)
@@ -236,11 +243,10 @@ def test_deck_numbers_read_by_espeak_are_heard_or_refused_never_misdealt() -> No
     reading deck numbers three digits at a time. A group may be not understood (the host asks
     again) or misheard; a misheard number must then fail its check digit, never become
     another deck. The plain voice is never misheard."""
-    from speakers import SPEAKERS, Speaker, speak
-
-    from voicehost.cards.deck import DeckNumberError
-    from voicehost.cards.printed import DeckNumberGrammar, first_groups
+    from voicehost.games.deck import DeckNumberError
+    from voicehost.host.deck_number import DeckNumberGrammar, first_groups
     from voicehost.host.host import command_groups
+    from voicehost.lab.speakers import SPEAKERS, Speaker, speak
     from voicehost.speech.base import recognize
     from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 

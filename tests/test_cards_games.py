@@ -10,16 +10,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from drive import drive, voicehost
+from drive import drive, kept_in, voicehost
 from ferret_script import CLUES
 from operation_script import OperationScript
+from test_cards import said_before_reveals, sentences
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import FerretLayout, ferret_layout, letters, operation_layout
+from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import leaders, score_round
+from voicehost.games.layout import FerretLayout, ferret_layout, operation_layout
 from voicehost.games.secret_operation import impostor_count
+from voicehost.host.ferret_out import deck as pouches
 from voicehost.host.table import Seats
+from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import actions_of, read_records
+
+POUCHES = pouches()
+BOARDS = load_yaml("secret_operation/boards.yaml")
 
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TAKE = re.compile(r"(\w+), take card ([A-J])\.")
@@ -43,7 +49,7 @@ class FerretTable:
     (which peeks at the layout so that every scoring line comes up)."""
 
     def __init__(self, deck: Deck, seed: int, read_out: list[str]) -> None:
-        self.layout: FerretLayout = ferret_layout(deck)
+        self.layout: FerretLayout = ferret_layout(deck, POUCHES)
         self.players = deck.players
         self.names = list(Seats.default(deck.players).names)
         self.rng = random.Random(seed)
@@ -116,22 +122,10 @@ class FerretTable:
 
 def ferret_secrets_said(events: list[dict[str, Any]], table: FerretTable) -> list[str]:
     """Every sentence said before its round's reveal that names anyone as the Weasel, or speaks
-    the round's Ferret or Weasel word when no player said that word first. A round's reveal is
-    the `say` right after its `score` event, up to its standings; the rest of that `say` is the
-    next round already."""
+    the round's Ferret or Weasel word when no player said that word first."""
     leaks: list[str] = []
-    round_, revealing = 1, False
     names = set(table.names)
-    for event in events:
-        if event["event"] == "score":
-            revealing = True
-        if event["event"] != "say":
-            continue
-        text = event["text"].lower()
-        if revealing:
-            assert "standings:" in text
-            text = text.split("standings:", 1)[1].split(".", 1)[1]
-            round_, revealing = round_ + 1, False
+    for round_, text in said_before_reveals(events):
         if round_ > len(table.accusations):
             continue
         row = table.layout.rows[round_ - 1]
@@ -139,7 +133,7 @@ def ferret_secrets_said(events: list[dict[str, Any]], table: FerretTable) -> lis
         secret = set() if number is None else {row.ferret_words[number - 1].lower(),
                                                row.weasel_words[number - 1].lower()}
         secret -= table.typed.get(round_, set())
-        for sentence in re.split(r"(?<=[.?!])\s+", text):
+        for sentence in sentences(text):
             words = set(re.findall(r"[a-z']+", sentence))
             if (words & names and "weasel" in words) or words & secret:
                 leaks.append(f"round {round_}: {sentence}")
@@ -149,8 +143,7 @@ def ferret_secrets_said(events: list[dict[str, Any]], table: FerretTable) -> lis
 def play_ferret(tmp_path: Path, deck: Deck, cards: str, table: FerretTable,
                 seed: int) -> list[dict[str, Any]]:
     command = voicehost("play", "ferret-out", "--io", "text", "--cards", cards,
-                        "--seed", str(seed), "--journal", str(tmp_path / "game.jsonl"),
-                        "--events", str(tmp_path / "events.jsonl"), "--set", "study_seconds=0")
+                        "--seed", str(seed), *kept_in(tmp_path), "--set", "study_seconds=0")
     if cards == "":
         command.remove("")  # --cards with no number: the host asks
         command += ["--players", str(deck.players)]
@@ -237,7 +230,7 @@ class OperationTable:
         return self.script.varied(listen)
 
     def identities(self, deck: Deck) -> list[str]:
-        on_card = operation_layout(deck).identities
+        on_card = operation_layout(deck, BOARDS).identities
         return [on_card[letters(deck.players).index(self.cards[name])]
                 for name in self.script.names]
 
@@ -268,9 +261,7 @@ def test_a_printed_secret_operation_game_names_the_winners(tmp_path: Path, playe
     read_out = [spoken(deck.number[:3]), spoken(deck.number[3:])] if asked else []
     table = OperationTable(script, read_out)
     command = voicehost("play", "secret-operation", "--io", "text", "--cards",
-                        "" if asked else deck.number, "--seed", str(players),
-                        "--journal", str(tmp_path / "game.jsonl"),
-                        "--events", str(tmp_path / "events.jsonl"))
+                        "" if asked else deck.number, "--seed", str(players), *kept_in(tmp_path))
     if asked:
         command.remove("")
         command += ["--players", str(players)]

@@ -12,8 +12,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from voicehost.cards.deck import DIGITS, GAME_CODES, PLAYER_RANGES, SEEDS, Deck, DeckNumberError
-from voicehost.cards.layout import (
+from voicehost.games.deck import DIGITS, GAME_CODES, PLAYER_RANGES, SEEDS, Deck, DeckNumberError
+from voicehost.games.ferret_out import ROUNDS, FerretOut, PouchPair
+from voicehost.games.layout import (
     ENGINEER,
     IMPOSTOR,
     SQUAD_BOXES,
@@ -21,10 +22,13 @@ from voicehost.cards.layout import (
     operation_layout,
     squad_layout,
 )
-from voicehost.cards.printed import digits_from_speech, say_digits
-from voicehost.games.ferret_out import ROUNDS, FerretOut, PouchPair
 from voicehost.games.secret_operation import CARDS_IN_BOX, read_boards
-from voicehost.prompts_dir import prompts_dir
+from voicehost.host.deck_number import digits_from_speech, say_digits
+from voicehost.host.ferret_out import deck as pouches
+from voicehost.prompts_dir import load_yaml, prompts_dir
+
+POUCHES = pouches()
+BOARDS = load_yaml("secret_operation/boards.yaml")
 
 # The rulebooks' own numbers, written out here rather than imported from the code under test.
 IMPOSTORS = {4: 1, 5: 2, 6: 2, 7: 2, 8: 3, 9: 3, 10: 3}
@@ -135,7 +139,7 @@ def test_every_ferret_row_has_exactly_one_weasel_card() -> None:
     known = {frozenset((p.ferrets, p.weasel)) for p in pairs()}
     weasels = Counter()
     for deck in all_decks("ferret-out", range(0, SEEDS, 4)):
-        layout = ferret_layout(deck)
+        layout = ferret_layout(deck, POUCHES)
         assert [row.round for row in layout.rows] == list(range(1, ROUNDS + 1))
         engine = FerretOut(deck.players, deck.seed, pairs())
         for row in layout.rows:
@@ -160,7 +164,7 @@ def test_impostor_count_matches_the_player_count() -> None:
     boards = read_boards(yaml.safe_load(
         (prompts_dir() / "secret_operation" / "boards.yaml").read_text()))
     for deck in all_decks("secret-operation", range(0, SEEDS, 5)):
-        layout = operation_layout(deck)
+        layout = operation_layout(deck, BOARDS)
         assert Counter(layout.identities) == {IMPOSTOR: IMPOSTORS[deck.players],
                                               ENGINEER: deck.players - IMPOSTORS[deck.players]}
         assert Counter(layout.components) == CARDS_IN_BOX
@@ -170,6 +174,7 @@ def test_impostor_count_matches_the_player_count() -> None:
 
 
 def test_impostors_sit_on_different_cards_across_decks() -> None:
-    first = Counter(operation_layout(Deck("secret-operation", 5, seed)).identities.index(IMPOSTOR)
-                    for seed in random.Random(1).sample(range(SEEDS), 300))
+    seeds = random.Random(1).sample(range(SEEDS), 300)
+    decks = [Deck("secret-operation", 5, seed) for seed in seeds]
+    first = Counter(operation_layout(deck, BOARDS).identities.index(IMPOSTOR) for deck in decks)
     assert len(first) == 4  # the first impostor card is any of A to D, never fixed

@@ -15,11 +15,16 @@ import numpy as np
 import pytest
 from drive import voicehost
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import ferret_layout, letters, operation_layout, squad_layout
 from voicehost.cards.render import render
 from voicehost.cards.sheet import PAPERS, PlacedCard, Rect
+from voicehost.games.deck import Deck, letters
+from voicehost.games.layout import ferret_layout, operation_layout, squad_layout
 from voicehost.games.secret_operation import CARDS_IN_BOX
+from voicehost.host.ferret_out import deck as pouches
+from voicehost.prompts_dir import load_yaml
+
+POUCHES = pouches()
+BOARDS = load_yaml("secret_operation/boards.yaml")
 
 MM_PER_PT = 25.4 / 72
 DPI = 50
@@ -167,10 +172,11 @@ def test_every_front_shows_the_secrets_of_its_card(printed: Printed) -> None:
         elif deck.game == "ferret-out":
             shown = [w for w in front[front.index("names.") + 1:]
                      if not w.isdigit() and w != "Row"]
-            expected = [w for row in ferret_layout(deck).rows for w in row.words_on(card.index)]
+            rows = ferret_layout(deck, POUCHES).rows
+            expected = [w for row in rows for w in row.words_on(card.index)]
             assert shown == expected
         else:
-            identity = operation_layout(deck).identities[card.index]
+            identity = operation_layout(deck, BOARDS).identities[card.index]
             assert identity.upper() in front
             assert {"ENGINEER", "IMPOSTOR"} - {identity.upper()} & set(front) == set()
 
@@ -185,7 +191,7 @@ def test_secret_operation_prints_every_game_card_and_board(printed: Printed) -> 
     backs = {" ".join(words_in(printed, c, 0)) for c in games}
     assert backs == {"Secret Operation"}, "game cards must look alike face down"
     boards = [c for c in printed.placed if c.kind == "board"]
-    layout = operation_layout(printed.deck)
+    layout = operation_layout(printed.deck, BOARDS)
     for board, demand, name in zip(boards, layout.modules, layout.boards, strict=True):
         text = words_in(printed, board, 0)
         assert text[:5] == ["Module", str(board.index + 1), "-", "board", name]

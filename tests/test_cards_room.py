@@ -1,13 +1,13 @@
 """A whole printed-card Secret Squad game through real audio, and `voicehost hear` on a group
 of a deck number.
 
-As in tests/test_room_game.py, the host speaks into the PulseAudio test room and hears it with
-its own recognizer (pocketsphinx); the players are espeak-ng voices played into the room. Here
-the host starts without knowing the cards: it asks for the deck number, a player reads it off a
-card's back (two groups of three digits), and from then on the host deals by voice, names the
-box each round and scores the reveal by itself. The players read their squads off their cards
-(the layout the deck number stands for), answer each question card truthfully for their
-squad, point, and correct the host when a read-back is wrong, as a table would.
+As in tests/test_secret_squad_room.py, the host speaks into the PulseAudio test room and hears
+it with its own recognizer (pocketsphinx); the players are espeak-ng voices played into the
+room. Here the host starts without knowing the cards: it asks for the deck number, a player
+reads it off a card's back (two groups of three digits), and from then on the host deals by
+voice, names the box each round and scores the reveal by itself. The players read their squads
+off their cards (the layout the deck number stands for), answer each question card truthfully
+for their squad, point, and correct the host when a read-back is wrong, as a table would.
 """
 
 from __future__ import annotations
@@ -15,27 +15,26 @@ from __future__ import annotations
 import json
 import random
 import re
-import statistics
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from drive import drive, voicehost
-from room import Room, play_into_room
-from speakers import Speaker, speak, speak_wav
+from squad_room import VOICES, SquadTable, phrasings
+from squad_script import answers_in_journal, answers_only
 from test_cards import squads_said_before_reveal
-from test_room_game import VOICES, phrasings
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import letters, squad_layout
-from voicehost.cards.printed import DECK_DECISION, say_digits
+from voicehost.games.deck import Deck, letters
+from voicehost.games.layout import squad_layout
+from voicehost.games.printed import DECK_DECISION
 from voicehost.games.secret_squad import award_round
-from voicehost.host.secret_squad import SecretSquadTable, question_deck
+from voicehost.host.deck_number import say_digits
+from voicehost.host.secret_squad import question_deck
 from voicehost.host.table import Seats
+from voicehost.lab.room import Room
+from voicehost.lab.speakers import PLAIN, speak_wav
 from voicehost.store.journal import actions_of, read_records
 
 PLAYERS = 4
@@ -63,14 +62,14 @@ def truth(name: str, question: str) -> str:
     return random.Random(f"{name}/{question.lower()}").choice(("yup", "nope"))
 
 
-class PrintedRoomTable:
+class PrintedRoomTable(SquadTable):
     """Four players holding printed cards, speaking aloud and listening to the host."""
 
     def __init__(self, deck_printed: str, seed: int) -> None:
+        super().__init__(VOICES)
         self.names = list(Seats.default(PLAYERS).names)
         self.printed = deck_printed  # as the back of every card shows it
         self.rng = random.Random(seed)
-        self.last_said = ""
         self.cards: dict[str, str] = {}  # name → the letter the host dealt
         self.box = 0
         self.question: tuple[str, str] | None = None  # the card read out: yellow, red
@@ -79,20 +78,14 @@ class PrintedRoomTable:
         self.points: dict[int, list[int]] = {}
         self.answers: dict[tuple[int, int, int], str] = {}
         self.digits_said = ""  # the group just read out, until the host echoes it
-        self.answer_echo: tuple[str, str] | None = None
-        self.needs_undo = False
-        self.intended = ""
-        self.speaker = 0
-        self.spoken: list[tuple[dict[str, Any], str]] = []
-        self.attempt: tuple[tuple[Any, ...], int] = ((), 0)
 
     # -- listening to the host --------------------------------------------------------------
 
     def on_event(self, event: dict[str, Any]) -> None:
+        super().on_event(event)
         if event["event"] != "say":
             return
         text = event["text"]
-        self.last_said = text.lower()
         for name, letter in TAKE.findall(text):
             self.cards[name.lower()] = letter
         boxes = BOX.findall(text)
@@ -112,44 +105,30 @@ class PrintedRoomTable:
         read = READ.search(self.last_said)
         if read is not None and read.group(1) != self.printed:
             return True
-        if self.answer_echo is not None:
-            name, answer = self.answer_echo
-            self.answer_echo = None
-            wrong = "nope" if answer == "yup" else "yup"
-            return f"{name}, {wrong}." in self.last_said
-        return False
+        return self.answer_misheard()
 
     # -- speaking ---------------------------------------------------------------------------
 
     def respond(self, listen: dict[str, Any], proc: subprocess.Popen) -> None:
         decision = listen["decision"]
-        if self.needs_undo:
-            self.needs_undo = False
-            text = "undo"
-        elif decision == "confirm":
-            text = "yes" if self.intended in self.last_said else "no"
-        elif decision == DECK_DECISION:
+        text = self.correction(decision)
+        if text is None and decision == DECK_DECISION:
             group = self.printed.split()[1 if "last three" in self.last_said else 0]
             self.digits_said = group
             self.speaker = 0
             text = say_digits(group)
-        else:
+        elif text is None:
             text = self._play(listen)
         key = (decision, listen["player"], listen.get("round"), listen.get("card"), text)
-        tries = self.attempt[1] + 1 if self.attempt[0] == key else 0
-        self.attempt = (key, tries)
-        voice = VOICES[self.speaker % len(VOICES)]
-        if decision == DECK_DECISION:
-            said = read_again(text, tries)
-            voice = replace(voice, speed=max(SLOWEST, voice.speed - 25 * tries))
-        else:
-            options = phrasings(decision, text, self.names)
-            said = options[tries % len(options)]
-        self.spoken.append((listen, said))
-        assert sum(ls["decision"] == DECK_DECISION for ls, _ in self.spoken) <= MAX_DECK_GROUPS, (
-            f"the deck number was not heard: {self.spoken}")
-        time.sleep(0.2)  # people take a moment before answering
-        play_into_room(speak(said, voice))
+        if decision != DECK_DECISION:
+            self.say_one_of(listen, key, phrasings(decision, text, self.names))
+            return
+        groups = sum(ls["decision"] == DECK_DECISION for ls, _ in self.spoken)
+        assert groups < MAX_DECK_GROUPS, f"the deck number was not heard: {self.spoken}"
+        tries = self.again(key)
+        voice = self.voice()
+        self.say(listen, read_again(text, tries),
+                 replace(voice, speed=max(SLOWEST, voice.speed - 25 * tries)))
 
     def _play(self, listen: dict[str, Any]) -> str:
         decision, player, round_ = listen["decision"], listen["player"], listen.get("round")
@@ -190,52 +169,26 @@ class PrintedRoomTable:
         return totals
 
 
-def answers_in_journal(journal: Path) -> dict[tuple[int, int, int], tuple[str, int]]:
-    """(round, card, player) → (the answer the journal kept after undos, its question card)."""
-    records = read_records(journal)
-    table = SecretSquadTable.from_setup(records[0])
-    kept = {}
-    for action in actions_of(records):
-        if action.kind == "answer":
-            game = table.game
-            kept[(game.round, len(game.cards), action.player)] = (action.choice,
-                                                                  game.cards[-1].number)
-        table.game.apply(action)
-    return kept
-
-
 @pytest.mark.takes_seconds(290)
 def test_a_printed_card_game_through_the_room(room: Room, tmp_path: Path) -> None:
     table = PrintedRoomTable(DECK.printed, seed=7)
-    events_path = tmp_path / "events.jsonl"
-    journal = tmp_path / "game.jsonl"
-    command = voicehost("play", "secret-squad", "--cards", "--io", "audio",
-                        "--engine", "pocketsphinx", "--players", str(PLAYERS),
-                        "--seed", str(GAME_SEED), "--set", f"rounds={ROUNDS}", "--rate", "230",
-                        "--journal", str(journal), "--events", str(events_path))
-    started = time.monotonic()
-    events = drive(command, events_path, respond=table.respond, on_event=table.on_event,
-                   timeout=120.0)
-    took = time.monotonic() - started
-
+    game = table.play(tmp_path, "play", "secret-squad", "--cards", "--engine", "pocketsphinx",
+                      "--players", str(PLAYERS), "--seed", str(GAME_SEED),
+                      "--set", f"rounds={ROUNDS}", "--rate", "230")
     deck_tries = [said for listen, said in table.spoken if listen["decision"] == DECK_DECISION]
-    heard = [e for e in events if e["event"] == "heard"]
-    response = [e["response_seconds"] for e in heard if e["intent"]]
     undos = [said for _, said in table.spoken if said in ("undo", "go back")]
-    print(f"\nprinted-card room game: {took:.0f} s, {len(heard)} utterances heard, "
-          f"{sum(e['intent'] is None for e in heard)} not understood, {len(undos)} undos; "
-          f"deck number read in {len(deck_tries)} groups ({deck_tries}); player stopped → "
-          f"intent: median {statistics.median(response):.3f} s, max {max(response):.3f} s")
+    print("\nprinted-card room game:", game.summary(
+        f"{len(undos)} undos", f"deck number read in {len(deck_tries)} groups ({deck_tries})"))
 
     # the deck number was heard right: the groups the journal kept, and what the host knew
-    records = read_records(journal)
+    records = read_records(tmp_path / "game.jsonl")
     assert records[0]["cards"] == "ask"
     kept = actions_of(records)
     deck_groups = [a.choice for a in kept if a.kind == DECK_DECISION]
     assert "".join(deck_groups[-2:]) == DECK.number
-    secrets = [e for e in events if e["event"] == "secrets"]
+    secrets = game.of("secrets")
     assert secrets and secrets[0]["secret"] is True and secrets[0]["deck"] == DECK.number
-    said = [e["text"] for e in events if e["event"] == "say"]
+    said = [e["text"] for e in game.of("say")]
     assert any(f"Deck {DECK.printed}" in text for text in said)
     assert "what is the deck number" in said[0].lower() or "the first three" in said[0]
 
@@ -243,25 +196,30 @@ def test_a_printed_card_game_through_the_room(room: Room, tmp_path: Path) -> Non
     assert sorted(table.cards) == sorted(table.names)
     assert sorted(table.cards.values()) == list(letters(PLAYERS))
     assert table.boxes == {r: r for r in range(1, ROUNDS + 1)}  # a fresh box each round
-    over = [e for e in events if e["event"] == "game_over"]
+    over = game.of("game_over")
     assert over, "the game did not end"
     assert over[0]["scores"] == table.expected_scores()
-    scores = [e for e in events if e["event"] == "score"]
-    assert [s["squads"] for s in scores] == [table.squads[r] for r in range(1, ROUNDS + 1)]
-    assert not [e for e in events if e["event"] == "listen" and e["decision"] == "squad"]
+    assert [s["squads"] for s in game.of("score")] == [table.squads[r]
+                                                      for r in range(1, ROUNDS + 1)]
+    assert not [e for e in game.of("listen") if e["decision"] == "squad"]
 
     # every answer kept is the script's, and true for the question of the player's squad
-    journal_answers = answers_in_journal(journal)
-    assert {key: answer for key, (answer, _) in journal_answers.items()} == table.answers
+    journal_answers = answers_in_journal(tmp_path / "game.jsonl")
+    assert answers_only(journal_answers) == table.answers
     questions = question_deck()
     for (round_, _, seat), (answer, card) in journal_answers.items():
         squad = table.squads[round_][seat]
         assert answer == truth(table.names[seat], questions[card][squad])
 
-    assert not squads_said_before_reveal(events, table.names)
+    assert not squads_said_before_reveal(game.events, table.names)
 
 
-PLAIN = Speaker("plain", "en-us", 50, 160)
+def hear_group(wav: Path) -> dict[str, Any]:
+    """What the real `voicehost hear` makes of `wav` as a group of a deck number."""
+    out = subprocess.run([sys.executable, "-m", "voicehost.cli", "hear", str(wav),
+                          "--engine", "pocketsphinx", "--decision", DECK_DECISION],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
 
 
 def test_hear_takes_a_group_of_a_deck_number(tmp_path: Path) -> None:
@@ -270,14 +228,7 @@ def test_hear_takes_a_group_of_a_deck_number(tmp_path: Path) -> None:
     zero may be read "zero" or "oh"."""
     for group, read_as in (("143", "one four three"), ("056", "oh five six"),
                            ("701", "seven oh one"), ("284", "two eight four")):
-        wav = speak_wav(read_as, PLAIN, tmp_path / f"{group}.wav")
-        out = subprocess.run([sys.executable, "-m", "voicehost.cli", "hear", str(wav),
-                              "--engine", "pocketsphinx", "--decision", DECK_DECISION],
-                             check=True, capture_output=True, text=True).stdout
-        result = json.loads(out)
+        result = hear_group(speak_wav(read_as, PLAIN, tmp_path / f"{group}.wav"))
         assert (result["intent"], result["value"]) == ("choose", group), result
     chatter = speak_wav("which card is mine", PLAIN, tmp_path / "chatter.wav")
-    out = subprocess.run([sys.executable, "-m", "voicehost.cli", "hear", str(chatter),
-                          "--engine", "pocketsphinx", "--decision", DECK_DECISION],
-                         check=True, capture_output=True, text=True).stdout
-    assert json.loads(out)["intent"] is None
+    assert hear_group(chatter)["intent"] is None

@@ -3,16 +3,16 @@ is right now, from what the microphone records (crowd babble played into the roo
 
 from __future__ import annotations
 
-import argparse
 import threading
 
 import numpy as np
-from conditions import babble
-from room import Room, play_into_room
 
+from voicehost.lab.conditions import babble
+from voicehost.lab.room import Room, play_into_room
+from voicehost.speech.factory import AudioSettings
 from voicehost.tools import doctor_checks
 
-ARGS = argparse.Namespace(model=None, engine="pocketsphinx", front_end="none")
+SETTINGS = AudioSettings(engine="pocketsphinx")
 
 
 def checks_while(pcm: bytes | None) -> dict[str, tuple[bool, str]]:
@@ -21,7 +21,7 @@ def checks_while(pcm: bytes | None) -> dict[str, tuple[bool, str]]:
         player = threading.Thread(target=play_into_room, args=(pcm,))
         player.start()
     try:
-        return {what: (fine, advice) for what, fine, advice in doctor_checks(ARGS)}
+        return {what: (fine, advice) for what, fine, advice in doctor_checks(SETTINGS)}
     finally:
         if player is not None:
             player.join()

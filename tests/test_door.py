@@ -49,15 +49,20 @@ def test_names_a_table_could_not_tell_apart_are_refused(names: str, reason: str,
     assert not journal.exists()
 
 
+UNPLAYABLE = {  # game → {--set given: why it is refused}
+    "secret-squad": {"rounds=0": "rounds wants 1 or more, not 0",
+                     "cards_per_round=0": "cards_per_round wants 1 or more, not 0",
+                     "rounds=three": "rounds wants a whole number",
+                     "colour=red": "unknown setting 'colour'",
+                     "rounds": "--set wants KEY=VALUE"},
+    "secret-operation": {"super_engineer=-1": "super_engineer must be 0 to 4"},
+    "ferret-out": {"end=9": "setting end wants one of"},
+}
+
+
 @pytest.mark.parametrize(("game", "setting", "reason"), [
-    ("secret-squad", "rounds=0", "rounds wants 1 or more, not 0"),
-    ("secret-squad", "cards_per_round=0", "cards_per_round wants 1 or more, not 0"),
-    ("secret-squad", "rounds=three", "rounds wants a whole number"),
-    ("secret-squad", "colour=red", "unknown setting 'colour'"),
-    ("secret-squad", "rounds", "--set wants KEY=VALUE"),
-    ("secret-operation", "super_engineer=-1", "super_engineer must be 0 to 4"),
-    ("ferret-out", "end=9", "setting end wants one of"),
-])
+    (game, setting, reason) for game, refusals in UNPLAYABLE.items()
+    for setting, reason in refusals.items()])
 def test_settings_a_game_cannot_play_are_refused(game: str, setting: str, reason: str,
                                                  tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
@@ -85,6 +90,8 @@ BAD_JOURNALS = {
     "binary": (bytes(range(256)) + b"\n", "line 1: not a voicehost record"),
     "a list": (b"[1, 2, 3]\n", "line 1: not a voicehost record"),
     "no setup": (json.dumps({"type": "undo"}).encode() + b"\n", "line 1: a game's setup"),
+    "newer version": (json.dumps({**SETUP, "version": 99}).encode() + b"\n",
+                      "line 1: saved by a newer voicehost (records version 99)"),
     "unknown game": (json.dumps({**SETUP, "game": "chess"}).encode() + b"\n",
                      "line 1: a game voicehost does not host (chess)"),
     "torn middle": (json.dumps(SETUP).encode() + b"\n{\"type\": \"act\n"

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from room import Room
-from speakers import VOICES, speak
 from test_ears_room import player_says, report
 
+from voicehost.lab.room import Room
+from voicehost.lab.speakers import VOICES, speak
 from voicehost.speech.ears import PREVIEW_AFTER_S, Ears
 from voicehost.speech.endpoint import Endpointer
 from voicehost.speech.microphone import Microphone

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from room import GrammarSphinx, Room, RoomRecording, play_into_room, record_room
-from speakers import SPEAKERS, speak
 
+from voicehost.lab.room import GrammarSphinx, Room, RoomRecording, play_into_room, record_room
+from voicehost.lab.speakers import SPEAKERS, speak
 from voicehost.speech.devices import (
     NoInputDeviceError,
     Resampler,
@@ -60,6 +60,13 @@ def listen_in_background(ears: Ears, timeout_s: float
     thread = threading.Thread(target=lambda: result.append(ears.listen(PHRASES, timeout_s)))
     thread.start()
     return thread, result
+
+
+def warm_mouth(room: Room, gate: Gate) -> Mouth:
+    """The host's mouth in the room, warmed up, closing `gate` while it speaks."""
+    mouth = Mouth(device=room.device, gate=gate, tail_s=0.25, voice="en-us", rate=150)
+    mouth.warm_up()
+    return mouth
 
 
 def report(heard: Heard, label: str) -> None:
@@ -155,8 +162,7 @@ def test_nobody_speaks(ears: Ears) -> None:
 @pytest.mark.room
 def test_ears_are_deaf_while_the_mouth_speaks(room: Room) -> None:
     gate = Gate()
-    mouth = Mouth(device=room.device, gate=gate, tail_s=0.25, voice="en-us", rate=150)
-    mouth.warm_up()
+    mouth = warm_mouth(room, gate)
     ears = Ears(Microphone(room.device), Endpointer(), recognizer(), gate)
     deaf_control = Ears(Microphone(room.device), Endpointer(), recognizer())  # own gate
     try:
@@ -193,8 +199,7 @@ def test_ears_are_deaf_while_the_mouth_speaks(room: Room) -> None:
 @pytest.mark.room
 def test_an_utterance_the_host_talks_over_is_dropped(room: Room) -> None:
     gate = Gate()
-    mouth = Mouth(device=room.device, gate=gate, tail_s=0.25, voice="en-us", rate=150)
-    mouth.warm_up()
+    mouth = warm_mouth(room, gate)
     # GrammarSphinx refuses a new utterance before the old one is finished: a dropped
     # utterance must still be closed properly.
     ears = Ears(Microphone(room.device), Endpointer(), GrammarSphinx(), gate)

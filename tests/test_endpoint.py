@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from speakers import SPEAKERS, speak_wav, to_pcm
 
+from voicehost.lab.speakers import SPEAKERS, speak_wav, to_pcm
 from voicehost.speech.endpoint import Endpointer, EndpointEvent, EndpointSettings
 from voicehost.voice import SAMPLE_RATE
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conditions import active_power, babble
-from speakers import VOICES, speak
 
+from voicehost.lab.conditions import active_power, babble
+from voicehost.lab.speakers import VOICES, speak
 from voicehost.speech.endpoint import Endpointer, EndpointEvent, EndpointSettings
 from voicehost.voice import SAMPLE_RATE
 

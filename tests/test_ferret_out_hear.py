@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from speakers import PLAIN, speak_wav
 
 from voicehost.host.ferret_out import deck
+from voicehost.lab.speakers import PLAIN, speak_wav
 from voicehost.speech.base import recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.tools import hear_grammar, read_wav

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from drive import drive, typed, voicehost
+from drive import drive, play_text, play_through_kills, resume_text, typed
 from ferret_script import FerretScript
 
 from voicehost.games.ferret_out import sleeve_for
@@ -24,16 +24,9 @@ from voicehost.host.table import Seats
 from voicehost.store.journal import actions_of, read_records
 
 
-def play_args(tmp_path: Path, players: int, seed: int, *settings: str) -> list[str]:
+def play_args(folder: Path, players: int, seed: int, *settings: str) -> list[str]:
     sets = [arg for setting in settings for arg in ("--set", setting)]
-    return voicehost("play", "ferret-out", "--io", "text", "--players", str(players),
-                     "--seed", str(seed), "--journal", str(tmp_path / "game.jsonl"),
-                     "--events", str(tmp_path / "events.jsonl"), *sets)
-
-
-def resume_args(folder: Path) -> list[str]:
-    return voicehost("resume", "--io", "text", "--journal", str(folder / "game.jsonl"),
-                     "--events", str(folder / "events.jsonl"))
+    return play_text("ferret-out", folder, players, seed, *sets)
 
 
 def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
@@ -212,7 +205,7 @@ def test_pause_and_quit_then_resume_finishes_the_same_game(tmp_path: Path) -> No
     assert of(events, "quit") and not of(events, "game_over")
     said = " ".join(e["text"] for e in of(events, "say"))
     assert "Paused." in said and "Back to the game." in said
-    events = drive(resume_args(tmp_path), tmp_path / "events.jsonl", script.reply)
+    events = drive(resume_text(tmp_path), tmp_path / "events.jsonl", script.reply)
     assert "Welcome back to Ferret Out" in of(events, "say")[0]["text"]
     check_game(events, script, tmp_path / "game.jsonl")
 
@@ -274,20 +267,14 @@ def test_ready_ends_the_study_timer_early(tmp_path: Path) -> None:
     assert "600 seconds" in said and "Time's up" not in said
 
 
-def test_kills_at_random_points_lose_nothing(tmp_path: Path) -> None:
+def test_kills_at_random_points_lose_nothing(tmp_path_factory: pytest.TempPathFactory) -> None:
     rng = random.Random(2026)
     for game in range(2):
-        folder = tmp_path / f"game{game}"
-        folder.mkdir()
+        folder = tmp_path_factory.mktemp(f"game{game}")
         script = FerretScript(4, seed=200 + game)
-        command = play_args(folder, 4, 200 + game, "study_seconds=0")
-        kills, seen = 0, []
-        while not of(seen, "game_over"):
-            kill_after = rng.randint(1, 60) if kills < 6 else None
-            seen += drive(command, folder / "events.jsonl", script.reply, kill_after=kill_after)
-            kills += 1
-            command = resume_args(folder)
-        assert kills >= 4
+        seen, runs = play_through_kills(play_args(folder, 4, 200 + game, "study_seconds=0"),
+                                        folder, script.reply, rng, most_replies=60, kills=6)
+        assert runs >= 4
         check_game(seen, script, folder / "game.jsonl")
         assert journal_clues(folder / "game.jsonl") == script.expected_clues()
 
@@ -338,6 +325,6 @@ def test_a_recording_is_kept_next_to_the_journal(tmp_path: Path) -> None:
     clip = save_clip(journal, pcm, "seat2")
     assert clip.startswith("clips/") and (tmp_path / clip).is_file()
     assert load_clip(journal, clip) == pcm
-    journal.rename(tmp_path / "game-1.jsonl")  # a new game moves the old journal aside
+    journal.rename(tmp_path / "game-1.jsonl")  # a save renamed by hand keeps its clips
     assert load_clip(tmp_path / "game-1.jsonl", clip) == pcm
     assert load_clip(journal, "clips/missing.wav") is None

@@ -10,29 +10,29 @@ every clue is kept as a recording and played back when the host reads the clues 
 from __future__ import annotations
 
 import signal
-import statistics
 import subprocess
-import time
 import wave
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from drive import drive, voicehost
+from drive import drive, kept_in, voicehost
 from ferret_script import CLUES, NUMBER_WORDS, FerretScript
-from room import Room, play_into_room
-from speakers import Speaker, speak
+from room import OTHER_WAYS, RoomTable, table_voices
 
 from voicehost.host.clips import Said
 from voicehost.host.ferret_out import FerretOutTable
+from voicehost.lab.room import Room, play_into_room
+from voicehost.lab.speakers import speak
 from voicehost.store.journal import actions_of, read_records
 
 PLAYERS = 5
-# Plain en-us at five pitches: the +variant voices are far harder for pocketsphinx (README).
-VOICES = [Speaker(f"player{i}", "en-us", pitch, 165)
-          for i, pitch in enumerate((20, 35, 50, 65, 80))]
+VOICES = table_voices(PLAYERS)
 HOST = ["--engine", "pocketsphinx", "--rate", "340", "--silence", "0.4"]
+WAYS = {**OTHER_WAYS, "myself": ["i named myself", "myself", "me"],
+        "roll": ["please roll", "roll the die", "roll"],
+        "something else": ["something else", "none of them", "i wrote something else"]}
 
 
 def phrasings(decision: str, said: str, names: list[str]) -> list[str]:
@@ -49,29 +49,21 @@ def phrasings(decision: str, said: str, names: list[str]) -> list[str]:
         return [f"the ferrets had {said}", f"it was {said}", said]
     if decision == "number" and said in NUMBER_WORDS:
         return [f"i pick {said}", f"let's say {said}", said]
-    variants = {"yes": ["yes", "yeah", "correct", "yep", "right"],
-                "no": ["no", "nope", "wrong", "nah"], "ready": ["ready", "we are ready"],
-                "myself": ["i named myself", "myself", "me"],
-                "roll": ["please roll", "roll the die", "roll"],
-                "something else": ["something else", "none of them", "i wrote something else"]}
-    return variants.get(said, [said])
+    return WAYS.get(said, [said])
 
 
-class RoomTable:
+class FerretTable(RoomTable):
     """The scripted table, speaking aloud and listening to the host's read-backs."""
 
     def __init__(self, script: FerretScript) -> None:
+        super().__init__(VOICES)
         self.script = script
-        self.last_said = ""
-        self.speaker = 0
         self.intended = ""  # how the host should read back the choice just said
-        self.spoken: list[tuple[dict[str, Any], str]] = []
-        self.attempt: tuple[tuple[Any, ...], int] = ((), 0)
         self.says: list[dict[str, Any]] = []
 
     def on_event(self, event: dict[str, Any]) -> None:
+        super().on_event(event)
         if event["event"] == "say":
-            self.last_said = event["text"].lower()
             self.says.append(event)
 
     def readback(self, listen: dict[str, Any], said: str) -> str:
@@ -91,7 +83,7 @@ class RoomTable:
         decision = listen["decision"]
         if decision == "study":
             return  # nobody says ready: the study timer runs out
-        if decision == "confirm" and "say resume" in self.last_said:
+        if decision == "paused":
             text = "resume"  # the host heard "pause" in a clue: carry on
         elif decision == "confirm":
             text = "yes" if self.intended and self.intended in self.last_said else "no"
@@ -101,13 +93,7 @@ class RoomTable:
             self.speaker = listen["player"] if listen["player"] is not None \
                 else self.script.plan(listen).weasel  # the one showing the odd card
         key = (decision, listen["player"], listen.get("round"), text)
-        tries = self.attempt[1] + 1 if self.attempt[0] == key else 0
-        self.attempt = (key, tries)
-        options = phrasings(decision, text, self.script.names)
-        said = options[tries % len(options)]
-        self.spoken.append((listen, said))
-        time.sleep(0.2)  # people take a moment before answering
-        play_into_room(speak(said, VOICES[self.speaker % len(VOICES)]))
+        self.say_one_of(listen, key, phrasings(decision, text, self.script.names))
 
 
 def clip_pcm(folder: Path, clip: str) -> bytes:
@@ -139,29 +125,19 @@ def holds_clue(folder: Path, clip: str, seat: int) -> str:
 def test_a_whole_game_through_the_room(room: Room, tmp_path: Path) -> None:
     script = FerretScript(PLAYERS, seed=31)
     assert script.rounds_played() == 8
-    table = RoomTable(script)
-    events_path, journal = tmp_path / "events.jsonl", tmp_path / "game.jsonl"
-    command = voicehost("play", "ferret-out", "--io", "audio", *HOST, "--players",
-                        str(PLAYERS), "--seed", "31", "--set", "study_seconds=4",
-                        "--journal", str(journal), "--events", str(events_path))
-    started = time.monotonic()
-    events = drive(command, events_path, respond=table.respond, on_event=table.on_event,
-                   timeout=120.0)
-    heard = [e for e in events if e["event"] == "heard"]
-    misses = [e for e in heard if e["intent"] is None]
+    table = FerretTable(script)
+    game = table.play(tmp_path, "play", "ferret-out", *HOST, "--players", str(PLAYERS),
+                      "--seed", "31", "--set", "study_seconds=4")
     noes = [said for listen, said in table.spoken
-            if listen["decision"] == "confirm" and said in phrasings("", "no", [])]
-    response = [e["response_seconds"] for e in heard if e["intent"]]
-    print(f"\nferret room game: {time.monotonic() - started:.0f} s, {len(heard)} utterances "
-          f"heard, {len(misses)} not understood, {len(noes)} read-backs refused; player "
-          f"stopped → intent: median {statistics.median(response):.3f} s")
-    over = [e for e in events if e["event"] == "game_over"]
+            if listen["decision"] == "confirm" and said in WAYS["no"]]
+    print("\nferret room game:", game.summary(f"{len(noes)} read-backs refused"))
+    over = game.of("game_over")
     assert over, "the game did not end"
     assert over[0]["scores"] == script.expected_scores()
-    assert [e["points"] for e in events if e["event"] == "score"] == script.round_points()
+    assert [e["points"] for e in game.of("score")] == script.round_points()
 
     # Every clue was recorded, kept next to the journal, and played back in the read-back.
-    records = read_records(journal)
+    records = read_records(tmp_path / "game.jsonl")
     replay = FerretOutTable.from_setup(records[0])
     clips: dict[tuple[int, int], str] = {}
     for action in actions_of(records):
@@ -184,9 +160,9 @@ def test_a_whole_game_through_the_room(room: Room, tmp_path: Path) -> None:
 @pytest.mark.takes_seconds(65)
 def test_recorded_clues_survive_a_kill(room: Room, tmp_path: Path) -> None:
     script = FerretScript(3, seed=32)
-    table = RoomTable(script)
+    table = FerretTable(script)
     events_path, journal = tmp_path / "events.jsonl", tmp_path / "game.jsonl"
-    args = [*HOST, "--journal", str(journal), "--events", str(events_path)]
+    args = [*HOST, *kept_in(tmp_path)]
     first = voicehost("play", "ferret-out", "--io", "audio", "--players", "3", "--seed", "32",
                       "--set", "study_seconds=0", *args)
 

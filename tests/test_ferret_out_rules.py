@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,37 +92,15 @@ def snapshot(game: FerretOut) -> dict[str, Any]:
     }
 
 
+DATA = Path(__file__).resolve().parent / "data"
+
+
 # -- scoring, case by case ----------------------------------------------------------------
 
-# (accusations by seat, weasel, guesses by seat, points by seat), computed by hand.
-SCORING_CASES = {
-    "all ferrets right, weasel names someone else": ([3, 3, 3, 0], 3, {}, [3, 3, 3, 0]),
-    "all ferrets right, weasel names themself, wrong word": (
-        [3, 3, 3, 3], 3, {3: "wrong"}, [3, 3, 3, 1]),
-    "all ferrets right, weasel names themself, word on no card": (
-        [3, 3, 3, 3], 3, {3: "other"}, [3, 3, 3, 1]),
-    "all ferrets right, weasel names themself, right word": (
-        [3, 3, 3, 3], 3, {3: "right"}, [2, 2, 2, 3]),
-    "one ferret wrong, weasel names someone else": ([3, 3, 1, 0], 3, {}, [2, 2, 1, 1]),
-    "one ferret wrong, weasel names themself, right word": (
-        [3, 3, 0, 3], 3, {3: "right"}, [1, 1, 0, 4]),
-    "one ferret wrong, weasel names themself, wrong word": (
-        [3, 0, 3, 3], 3, {3: "wrong"}, [2, 1, 2, 2]),
-    "a ferret names themself and guesses the ferret word": (
-        [3, 1, 3, 0], 3, {1: "right"}, [2, 1, 2, 1]),
-    "a ferret and the weasel name themselves, both guess right": (
-        [3, 1, 3, 3], 3, {1: "right", 3: "right"}, [1, 0, 1, 4]),
-    "nobody names the weasel": ([1, 0, 0, 1], 3, {}, [1, 1, 1, 1]),
-    "nobody names the weasel, who names themself with the right word": (
-        [0, 2, 1, 3], 3, {0: "wrong", 3: "right"}, [0, 0, 0, 4]),
-    "three players, weasel in the first seat, right word": (
-        [0, 0, 0], 0, {0: "right"}, [3, 2, 2]),
-    "everyone names themself": ([0, 1, 2], 1, {0: "wrong", 1: "right", 2: "right"}, [0, 4, 0]),
-    "five players, weasel named by all, names the first seat": (
-        [2, 2, 0, 2, 2], 2, {}, [3, 3, 0, 3, 3]),
-    "seven players, all ferrets right, weasel names themself, wrong word": (
-        [6] * 7, 6, {6: "wrong"}, [3, 3, 3, 3, 3, 3, 1]),
-}
+# (accusations by seat, weasel, guesses by seat, points by seat), worked out by hand.
+SCORING_CASES = {name: (case["accusations"], case["weasel"], case["guesses"], case["points"])
+                 for name, case in yaml.safe_load(
+                     (DATA / "ferret_out_scoring.yaml").read_text(encoding="utf-8")).items()}
 
 
 def words_for(guesses: Mapping[int, str]) -> dict[int, str]:

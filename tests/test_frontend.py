@@ -6,8 +6,8 @@ from functools import cache
 
 import numpy as np
 import pytest
-from speakers import VOICES, add_noise, speak
 
+from voicehost.lab.speakers import VOICES, add_noise, speak
 from voicehost.speech.frontend import FRONT_ENDS, FrontEnd, make_front_end
 from voicehost.voice import SAMPLE_RATE
 

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from hearing_corpus import grammar_for
-from hearing_corpus import hear as corpus_hear
-from speakers import PLAIN, VOICES, speak_wav
 
+from voicehost.lab.hearing_corpus import grammar_for
+from voicehost.lab.hearing_corpus import hear as corpus_hear
+from voicehost.lab.speakers import PLAIN, VOICES, speak_wav
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.tools import read_wav
 
@@ -67,8 +67,8 @@ def test_phrases_option_limits_what_is_heard(tmp_path: Path) -> None:
     ("at player ten", "point", 10), ("nah", "answer", 4), ("pizza", "squad", 4)])
 def test_the_tests_hear_as_the_command_does(tmp_path: Path, said: str, decision: str,
                                             players: int) -> None:
-    """tests/hearing_corpus.py's in-process `hear`, on an engine that hears each clip alone
-    as the command does, gives what `voicehost hear` prints."""
+    """voicehost/lab/hearing_corpus.py's in-process `hear`, on an engine that hears each clip
+    alone as the command does, gives what `voicehost hear` prints."""
     wav = speak_wav(said, VOICES[0], tmp_path / "said.wav")
     printed = hear(wav, "--decision", decision, "--players", str(players))
     hearing, intent = corpus_hear(PocketsphinxRecognizer(whole_utterance=True),

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from room import Room, RoomRecording, recognize_pcm
 
+from voicehost.lab.room import Room, RoomRecording, recognize_pcm
 from voicehost.speech.devices import check_speaker, tone
 from voicehost.speech.ears import Gate
 from voicehost.speech.mouth import Mouth

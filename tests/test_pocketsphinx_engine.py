@@ -1,10 +1,11 @@
 """PocketsphinxRecognizer on real pocketsphinx, hearing espeak-ng players as `voicehost hear` does.
 
-The corpus (tests/hearing_corpus.py) is every phrase Secret Squad accepts, taken from the
-prompts through `voicehost hear`'s own grammars, in four espeak-ng voices (tests/speakers.py
-VOICES: en-us and en-gb-x-rp low, en-us and en high), clean and with white noise at 15 dB SNR,
-plus out-of-option speech in the same voices. The larger corpus of four synthesizers, crowd
-babble, reverb and real recordings is measured by `scripts/measure_hearing.py` (README).
+The corpus (voicehost/lab/hearing_corpus.py) is every phrase Secret Squad accepts, taken from
+the prompts through `voicehost hear`'s own grammars, in four espeak-ng voices
+(voicehost/lab/speakers.py VOICES: en-us and en-gb-x-rp low, en-us and en high), clean and
+with white noise at 15 dB SNR, plus out-of-option speech in the same voices. The larger corpus
+of four synthesizers, crowd babble, reverb and real recordings is measured by
+`scripts/measure_hearing.py` (README).
 
 The bars below are what this engine reaches today (README, "Hearing"), a few points under the
 measured numbers so that a new command in prompts/ or another espeak-ng build does not flip
@@ -17,7 +18,10 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from hearing_corpus import (
+
+from voicehost.host.ferret_out import deck
+from voicehost.intents.grammar import Intent
+from voicehost.lab.hearing_corpus import (
     COMMANDS_UNDER,
     GRAMMARS,
     Clip,
@@ -28,10 +32,7 @@ from hearing_corpus import (
     hear_in_parallel,
     right,
 )
-from speakers import PLAIN, SPEAKERS, VOICES, add_noise, speak
-
-from voicehost.host.ferret_out import deck
-from voicehost.intents.grammar import Intent
+from voicehost.lab.speakers import PLAIN, SPEAKERS, VOICES, add_noise, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer, missing_words
 from voicehost.tools import hear_grammar

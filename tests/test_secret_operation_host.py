@@ -10,15 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from drive import drive, voicehost
+from drive import drive, play_text, play_through_kills, resume_text, saying_once, voicehost
 from operation_script import NUMBERS, OperationScript
-from speakers import Speaker, speak
-from table_script import SecretSquadScript
+from squad_script import SecretSquadScript
 
 from voicehost.games.base import Action
 from voicehost.host.host import decision_grammar
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.table import Seats
+from voicehost.lab.speakers import Speaker, speak
 from voicehost.session import open_saved
 from voicehost.speech.base import recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
@@ -28,14 +28,7 @@ Listen = dict[str, Any]
 
 
 def play_args(folder: Path, players: int, seed: int, *extra: str) -> list[str]:
-    return voicehost("play", "secret-operation", "--io", "text", "--players", str(players),
-                     "--seed", str(seed), "--journal", str(folder / "game.jsonl"),
-                     "--events", str(folder / "events.jsonl"), *extra)
-
-
-def resume_args(folder: Path) -> list[str]:
-    return voicehost("resume", "--io", "text", "--journal", str(folder / "game.jsonl"),
-                     "--events", str(folder / "events.jsonl"))
+    return play_text("secret-operation", folder, players, seed, *extra)
 
 
 def journaled(folder: Path) -> tuple[list[Action], dict[str, Any]]:
@@ -243,21 +236,15 @@ def test_status_scores_and_the_discard_pile_at_any_time(tmp_path: Path) -> None:
 def test_commands_and_garbage_never_change_the_game(tmp_path: Path) -> None:
     script = OperationScript(6, 8, "engineers")
     extra = ["repeat", "help", "banana split", "", "zzzz", "pause", "resume", "undo"]
-    state = {"undone": False}
 
     def reply(listen: Listen) -> str:
         if listen["decision"] == "turn" and listen["deck"] == 24 and extra:
             return extra.pop(0)
-        if listen["decision"] == "confirm" and listen["player"] is None and \
-                "paused" in state.get("last", ""):
+        if listen["decision"] == "paused":
             return "resume"
         return script.reply(listen)
 
-    def seen(event: dict[str, Any]) -> None:
-        if event["event"] == "say":
-            state["last"] = event["text"].lower()
-
-    events = drive(play_args(tmp_path, 6, 8), tmp_path / "events.jsonl", reply, on_event=seen)
+    events = drive(play_args(tmp_path, 6, 8), tmp_path / "events.jsonl", reply)
     check_game(tmp_path, script, events)
     said = [e["text"] for e in events if e["event"] == "say"]
     assert any(a == b for a, b in zip(said, said[1:], strict=False))  # repeat
@@ -276,18 +263,12 @@ def test_commands_and_garbage_never_change_the_game(tmp_path: Path) -> None:
 
 def test_quit_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
     script = OperationScript(6, 9, "engineers")
-    quit_once = {"done": False}
-
-    def reply(listen: Listen) -> str:
-        if listen["decision"] == "turn" and listen["deck"] <= 22 and not quit_once["done"]:
-            quit_once["done"] = True
-            return "quit game"
-        return script.reply(listen)
-
+    reply = saying_once("quit game", lambda listen: listen["decision"] == "turn"
+                        and listen["deck"] <= 22, script.reply)
     first = drive(play_args(tmp_path, 6, 9), tmp_path / "events.jsonl", reply)
     assert any(e["event"] == "quit" for e in first)
     assert not any(e["event"] == "game_over" for e in first)
-    events = drive(resume_args(tmp_path), tmp_path / "events.jsonl", script.reply)
+    events = drive(resume_text(tmp_path), tmp_path / "events.jsonl", script.reply)
     assert "Welcome back" in next(e["text"] for e in events if e["event"] == "say")
     assert "Status." in next(e["text"] for e in events if e["event"] == "say")
     check_game(tmp_path, script, events)
@@ -297,13 +278,9 @@ def test_quit_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
 def test_kills_at_random_points_lose_nothing(tmp_path: Path, plan: str) -> None:
     rng = random.Random(f"kill-{plan}")
     script = OperationScript(6, 10, plan)
-    command, kills, seen = play_args(tmp_path, 6, 10), 0, []
-    while not any(e["event"] == "game_over" for e in seen):
-        kill_after = rng.randint(1, 12) if kills < 6 else None
-        seen += drive(command, tmp_path / "events.jsonl", script.reply, kill_after=kill_after)
-        kills += 1
-        command = resume_args(tmp_path)
-    assert kills >= 4
+    seen, runs = play_through_kills(play_args(tmp_path, 6, 10), tmp_path, script.reply, rng,
+                                    most_replies=12, kills=6)
+    assert runs >= 4
     for listen in (e for e in seen if e["event"] == "listen"):
         assert script.expects(listen), listen
     check_game(tmp_path, script, seen)
@@ -335,18 +312,9 @@ def test_bad_setups_are_refused_in_words(tmp_path: Path, args: list[str], says: 
 
 def test_status_in_secret_squad_says_where_the_game_stands(tmp_path: Path) -> None:
     script = SecretSquadScript(4, seed=3)
-    asked = {"done": False}
-
-    def reply(listen: Listen) -> str:
-        if listen["decision"] == "answer" and listen["card"] == 2 and not asked["done"]:
-            asked["done"] = True
-            return "status"
-        return script.reply(listen)
-
-    events = drive(voicehost("play", "secret-squad", "--io", "text", "--players", "4",
-                             "--seed", "3", "--journal", str(tmp_path / "game.jsonl"),
-                             "--events", str(tmp_path / "events.jsonl")),
-                   tmp_path / "events.jsonl", reply)
+    reply = saying_once("status", lambda listen: listen["decision"] == "answer"
+                        and listen["card"] == 2, script.reply)
+    events = drive(play_text("secret-squad", tmp_path, 4, 3), tmp_path / "events.jsonl", reply)
     replies = {heard: (listen, spoken, following)
                for listen, heard, spoken, following in exchanges(events)}
     listen, spoken, following = replies["status"]
@@ -380,7 +348,7 @@ def test_the_real_recognizer_hears_moves_and_forbidden_moves() -> None:
     wrong = []
     for (kind, said, value), pitch in product(HEARD, (25, 75)):
         voice = Speaker("player", "en-us", pitch, 165)
-        grammar = decision_grammar(table, table.example_decision(kind, seat=1))
+        grammar = decision_grammar(table, table.example_decision(kind, 1))
         engine.set_phrases(grammar.phrases)
         text = said.format(*seats.names)
         hearing = recognize(engine, speak(text, voice))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from operation_script import deal_box
 
 from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.games.secret_operation import (
@@ -213,11 +215,7 @@ class Table:
 
     @classmethod
     def deal(cls, players: int, rng: random.Random) -> Table:
-        components = [c for c in COMPONENTS for _ in range(CARDS_IN_BOX[c])]
-        rng.shuffle(components)
-        hands = [components[HAND_SIZE * s:HAND_SIZE * (s + 1)] for s in range(players)]
-        deck = components[HAND_SIZE * players:] + [BLOCK] * CARDS_IN_BOX[BLOCK]
-        rng.shuffle(deck)
+        hands, deck = deal_box(players, rng)
         aside = set_aside_count(players)
         impostors = set(rng.sample(range(players), impostor_count(players)))
         return cls(hands, deck[aside:], deck[:aside], impostors)
@@ -352,9 +350,16 @@ def part_of_a_game(players: int, seed: int, skill: float, steps: int) -> SecretO
 # -- thousands of random games -------------------------------------------------------------------
 
 
-@settings(max_examples=2000, deadline=None)
-@given(st.integers(MIN_PLAYERS, MAX_PLAYERS), st.integers(0, 2**32), st.floats(0, 1),
-       st.floats(0, 1))
+Test = Callable[..., Any]  # a test function, as Hypothesis decorates it
+
+
+def random_games(examples: int, *more: st.SearchStrategy[Any]) -> Callable[[Test], Test]:
+    """Hypothesis over `examples` random games: players, seed and skill (0 to 1), then `more`."""
+    return lambda test: settings(max_examples=examples, deadline=None)(given(
+        st.integers(MIN_PLAYERS, MAX_PLAYERS), st.integers(0, 2**32), st.floats(0, 1), *more)(test))
+
+
+@random_games(2000, st.floats(0, 1))
 def test_random_games_end_as_the_rulebook_says(players: int, seed: int, skill: float,
                                                cunning: float) -> None:
     play = play_random_game(players, seed, skill, cunning)
@@ -388,8 +393,7 @@ def test_skipped_turns_have_their_reasons() -> None:
     assert reasons["blocked"] > 0 and reasons["empty_hand"] > 0
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.integers(MIN_PLAYERS, MAX_PLAYERS), st.integers(0, 2**32), st.floats(0, 1))
+@random_games(200)
 def test_replaying_the_actions_rebuilds_the_game(players: int, seed: int, skill: float) -> None:
     """The journal stores actions only: replaying them must give the same events and state."""
     play = play_random_game(players, seed, skill, skill)
@@ -443,9 +447,7 @@ def illegal_actions(game: SecretOperation) -> list[tuple[Action, str]]:
     return cards
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.integers(MIN_PLAYERS, MAX_PLAYERS), st.integers(0, 2**32), st.floats(0, 1),
-       st.integers(1, 50))
+@random_games(300, st.integers(1, 50))
 def test_illegal_moves_change_nothing(players: int, seed: int, skill: float, steps: int) -> None:
     game = part_of_a_game(players, seed, skill, steps)
     for action, reason in illegal_actions(game):
@@ -456,9 +458,7 @@ def test_illegal_moves_change_nothing(players: int, seed: int, skill: float, ste
         assert snapshot(game) == before
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.integers(MIN_PLAYERS, MAX_PLAYERS), st.integers(0, 2**32), st.floats(0, 1),
-       st.integers(1, 50))
+@random_games(300, st.integers(1, 50))
 def test_options_are_exactly_the_legal_choices(players: int, seed: int, skill: float,
                                                steps: int) -> None:
     game = part_of_a_game(players, seed, skill, steps)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +20,13 @@ from voicehost.games.secret_squad import (
 )
 
 DECK = 100
+Test = Callable[..., Any]  # a test function, as Hypothesis decorates it
+
+
+def random_tables(examples: int) -> Callable[[Test], Test]:
+    """Hypothesis over `examples` random (players, seed) tables."""
+    return lambda test: settings(max_examples=examples, deadline=None)(
+        given(st.integers(3, 10), st.integers(0, 2**32))(test))
 
 
 def play_random_game(players: int, seed: int) -> tuple[SecretSquad, list]:
@@ -47,8 +56,7 @@ def test_squad_cards_follow_the_setup(players: int, each: int, aside: int) -> No
     assert (set_aside is not None) == bool(aside)
 
 
-@settings(max_examples=3000, deadline=None)
-@given(st.integers(3, 10), st.integers(0, 2**32))
+@random_tables(3000)
 def test_deal_is_balanced_as_the_rules_deal(players: int, seed: int) -> None:
     dealt, set_aside = deal_squads(players, random.Random(seed))
     every_card = dealt + ([set_aside] if set_aside else [])
@@ -56,8 +64,7 @@ def test_deal_is_balanced_as_the_rules_deal(players: int, seed: int) -> None:
     assert len(dealt) == players
 
 
-@settings(max_examples=2000, deadline=None)
-@given(st.integers(3, 10), st.integers(0, 2**32))
+@random_tables(2000)
 def test_random_games_keep_the_scoring_invariants(players: int, seed: int) -> None:
     game, events = play_random_game(players, seed)
     rounds = [e.facts for e in events if e.kind == "round_scored"]
@@ -77,8 +84,7 @@ def test_random_games_keep_the_scoring_invariants(players: int, seed: int) -> No
     assert over.facts["winners"] == [s for s in range(players) if totals[s] == max(totals)]
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.integers(3, 10), st.integers(0, 2**32))
+@random_tables(500)
 def test_every_card_is_answered_by_every_player(players: int, seed: int) -> None:
     _, events = play_random_game(players, seed)
     done = [e.facts for e in events if e.kind == "card_done"]

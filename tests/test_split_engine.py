@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from speakers import PLAIN, speak
 
+from voicehost.lab.speakers import PLAIN, speak
 from voicehost.speech.base import recognize
-from voicehost.speech.factory import describe_pipeline, make_recognizer
+from voicehost.speech.factory import AudioSettings, describe_pipeline, make_recognizer
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.speech.split import WHISPER_MOST_PHRASES, SplitRecognizer
 from voicehost.speech.whisper_engine import WhisperRecognizer
@@ -53,5 +53,5 @@ def test_each_list_is_heard_as_its_engine_alone_hears_it(split: SplitRecognizer,
 
 
 def test_the_doctor_names_both_engines() -> None:
-    line = describe_pipeline("auto")
+    line = describe_pipeline(AudioSettings(engine="auto"))
     assert "whisper (up to 80 phrases) / pocketsphinx" in line and "--engine auto" in line

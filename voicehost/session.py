@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from dataclasses import dataclass
@@ -10,11 +11,9 @@ from typing import Any
 
 from voicehost.games.base import Action
 from voicehost.host.events import EventStream
-from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.host import Host, Outcome
-from voicehost.host.secret_operation import SecretOperationTable
-from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
+from voicehost.registry import GAMES, game_named
 from voicehost.store.journal import (
     Journal,
     JournalError,
@@ -24,48 +23,64 @@ from voicehost.store.journal import (
 )
 from voicehost.voice import Voice
 
-# Each game's table: `from_options(seats, seed, settings)` for a new game, `from_setup(record)`
-# to rebuild one from the first line of its journal.
-GAMES: dict[str, Any] = {"secret-squad": SecretSquadTable,
-                         "secret-operation": SecretOperationTable,
-                         "ferret-out": FerretOutTable}
+
+def data_dir() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "voicehost"
 
 
-def default_journal() -> Path:
-    data = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
-    return data / "voicehost" / "current-game.jsonl"
+def saves_dir() -> Path:
+    """Where every game keeps its own journal, named `<when>-<game>.jsonl`: its ID."""
+    return data_dir() / "games"
+
+
+def saved_files() -> list[Path]:
+    """Every save, newest first: the games folder, and the one save file of earlier versions."""
+    files = sorted(saves_dir().glob("*.jsonl"), key=lambda f: (f.stat().st_mtime, f.name),
+                   reverse=True)
+    legacy = data_dir() / "current-game.jsonl"
+    return files + ([legacy] if legacy.exists() else [])
+
+
+def new_journal(game: str, folder: Path | None = None) -> Journal:
+    """A journal of its own for a new game: the time and the game name, and a number when
+    another game started in the same second."""
+    folder = folder or saves_dir()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for number in itertools.count(1):
+        suffix = "" if number == 1 else f"-{number}"
+        try:
+            return Journal(folder / f"{stamp}-{game}{suffix}.jsonl", new=True)
+        except FileExistsError:
+            continue
+    raise AssertionError("unreachable")
 
 
 def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any],
               cards: str | None = None) -> Table:
     """A new table; ValueError (a sentence for the table) on an unknown game or setting.
     `cards`: a deck number of printed cards, "ask" to ask for it, None for the boxed cards."""
-    if game not in GAMES:
+    spec = GAMES.get(game)
+    if spec is None:
         raise ValueError(f"unknown game {game!r}; voicehost hosts: {', '.join(GAMES)}")
-    if cards is None:
-        return GAMES[game].from_options(seats, seed, settings)
-    if not getattr(GAMES[game], "printed_cards", False):
-        raise ValueError(f"{game} cannot be played with printed cards yet")
-    return GAMES[game].from_options(seats, seed, settings, cards=cards)
+    return spec.table.from_options(seats, seed, settings, cards)
 
 
 def table_from_setup(record: dict[str, Any], path: Path) -> Table:
     """The table a journal's first line sets up; JournalError when there is none to set up."""
-    game = str(record.get("game", "")).replace("_", "-")
-    if game not in GAMES:
+    game = str(record.get("game", ""))
+    spec = game_named(game)
+    if spec is None:
         raise JournalError(f"{path}, line 1: a game voicehost does not host "
-                           f"({game or 'no game named'}).")
+                           f"({game.replace('_', '-') or 'no game named'}).")
     try:
-        return GAMES[game].from_setup(record)
+        return spec.table.from_setup(record)
     except (KeyError, TypeError, ValueError) as problem:
-        raise JournalError(f"{path}, line 1: a {game} setup voicehost cannot read "
+        raise JournalError(f"{path}, line 1: a {spec.name} setup voicehost cannot read "
                            f"({problem}).") from None
 
 
-def start(table: Table, voice: Voice, journal_path: Path, events: EventStream) -> Outcome:
-    if journal_path.exists():
-        journal_path.rename(journal_path.with_name(f"game-{int(time.time())}.jsonl"))
-    journal = Journal(journal_path)
+def start(table: Table, voice: Voice, journal: Journal, events: EventStream) -> Outcome:
+    """Play a new game into `journal` (new, see `new_journal`)."""
     journal.append(table.setup_record())
     try:
         return Host(table, voice, journal, events).run()
@@ -103,3 +118,52 @@ def resume(saved: Saved, voice: Voice, events: EventStream) -> Outcome:
         return Host(table, voice, journal, events, actions).run(resumed=True)
     finally:
         journal.close()
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One save as `voicehost games` shows it."""
+
+    path: Path
+    saved: Saved | None  # None: damaged
+    problem: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.path.stem
+
+    @property
+    def finished(self) -> bool:
+        return self.saved is not None and self.saved.table.game.pending() is None
+
+
+def list_saves() -> list[Listed]:
+    listed = []
+    for path in saved_files():
+        try:
+            listed.append(Listed(path, open_saved(path)))
+        except JournalError as problem:
+            listed.append(Listed(path, None, str(problem)))
+    return listed
+
+
+def find_save(game_id: str | None) -> Path:
+    """The save `game_id` names (an ID, the start of one, or a file), or with None the latest
+    unfinished one; JournalError (one sentence) when there is none."""
+    if game_id is None:
+        unfinished = [listed for listed in list_saves()
+                      if listed.saved is not None and not listed.finished]
+        if not unfinished:
+            raise JournalError("No unfinished game is saved. voicehost games lists the saves; "
+                               "voicehost play starts a game.")
+        return unfinished[0].path
+    if Path(game_id).is_file():
+        return Path(game_id)
+    matches = [path for path in saved_files() if path.stem.startswith(game_id)]
+    exact = [path for path in matches if path.stem == game_id]
+    if len(exact) == 1 or len(matches) == 1:
+        return (exact or matches)[0]
+    if not matches:
+        raise JournalError(f"No saved game {game_id!r}: voicehost games lists the saves.")
+    raise JournalError(f"{game_id!r} could be {', '.join(p.stem for p in matches)}: "
+                       "say more of the ID.")

@@ -11,16 +11,15 @@ from pathlib import Path
 
 import numpy as np
 
-from voicehost.cards.printed import DECK_DECISION, DeckNumberGrammar
 from voicehost.door import refuse
-from voicehost.games.ferret_out import MAX_PLAYERS
-from voicehost.host.ferret_out import FerretOutTable
+from voicehost.games.printed import DECK_DECISION
+from voicehost.host.deck_number import DeckNumberGrammar
 from voicehost.host.host import command_groups, confirm_grammar, decision_grammar
-from voicehost.host.secret_operation import SecretOperationTable
-from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar, Intent
+from voicehost.registry import GAMES
 from voicehost.speech.base import recognize
+from voicehost.speech.factory import AudioSettings
 from voicehost.voice import SAMPLE_RATE
 
 
@@ -51,14 +50,10 @@ def hear_grammar(phrases: str | None, decision: str, players: int,
         return confirm_grammar()
     if decision == DECK_DECISION:  # a printed deck's number: any group of three digits
         return DeckNumberGrammar(command_groups())
-    if game == "ferret-out":
-        ferret = FerretOutTable(Seats.default(min(players, MAX_PLAYERS)), seed=0)
-        return decision_grammar(ferret, ferret.example_decision(decision, pouch))
-    if game == "secret-operation":
-        operation = SecretOperationTable(Seats.default(max(4, players)), seed=0)
-        return decision_grammar(operation, operation.example_decision(decision))
-    table = SecretSquadTable(Seats.default(players), seed=0)
-    return decision_grammar(table, table.example_decision(decision))
+    spec = GAMES[game]
+    low, high = spec.players
+    table = spec.table(Seats.default(min(max(players, low), high)), seed=0)
+    return decision_grammar(table, table.example_decision(decision, pouch))
 
 
 def run_hear(args: argparse.Namespace) -> int:
@@ -123,12 +118,10 @@ def run_devices(args: argparse.Namespace) -> int:
     return 0
 
 
-def doctor_checks(args: argparse.Namespace) -> list[tuple[str, bool, str]]:
+def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
     """(what, fine, what to do) for the microphone, the speaker, the engines and models."""
     from voicehost.speech import devices
-    from voicehost.speech.factory import MODELS_DIR
-    from voicehost.speech.models import NO_MODEL_MESSAGE
-    from voicehost.speech.vosk_engine import find_model
+    from voicehost.speech.engines import engine_checks
 
     checks: list[tuple[str, bool, str]] = []
     try:
@@ -140,21 +133,12 @@ def doctor_checks(args: argparse.Namespace) -> list[tuple[str, bool, str]]:
         checks.append(room_check(samples.tobytes()))
     except devices.AudioDeviceError as problem:
         checks.append(("microphone", False, str(problem)))
-    checks.append(pipeline_check(args))
+    checks.append(pipeline_check(settings))
     speaker = devices.check_speaker()
     checks.append((f"speaker {speaker.device}", speaker.ok,
                    "" if speaker.problem is None
                    else f"{speaker.problem.what} {speaker.problem.what_to_do}"))
-    try:
-        from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-
-        PocketsphinxRecognizer()
-        checks.append(("pocketsphinx with its US-English model", True, ""))
-    except Exception as problem:  # noqa: BLE001 - the doctor reports, it does not crash
-        checks.append(("pocketsphinx", False, f"{problem}. Reinstall: pip install pocketsphinx"))
-    model = args.model or find_model(MODELS_DIR)
-    checks.append((f"vosk model {model}" if model else "vosk model", model is not None,
-                   "" if model else NO_MODEL_MESSAGE))
+    checks += engine_checks(settings.model)
     try:
         from voicehost.speech.mouth import Mouth
 
@@ -187,19 +171,19 @@ def room_check(pcm: bytes) -> tuple[str, bool, str]:
     return (what, True, "")
 
 
-def pipeline_check(args: argparse.Namespace) -> tuple[str, bool, str]:
+def pipeline_check(settings: AudioSettings) -> tuple[str, bool, str]:
     """Which hearing pipeline `voicehost play` would use, and whether it loads."""
     from voicehost.speech.factory import describe_pipeline
 
     try:
-        return (f"hearing: {describe_pipeline(args.engine, args.model, args.front_end)}",
-                True, "")
+        return (f"hearing: {describe_pipeline(settings)}", True, "")
     except SystemExit as problem:
         return ("hearing", False, str(problem))
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    checks = doctor_checks(args)
+    checks = doctor_checks(AudioSettings(engine=args.engine, model=args.model,
+                                         front_end=args.front_end))
     for what, fine, what_to_do in checks:
         print(f"{'ok ' if fine else 'NO '} {what}" + (f": {what_to_do}" if what_to_do else ""))
     return 0 if all(fine for _, fine, _ in checks) else 1
@@ -224,8 +208,8 @@ def run_say(args: argparse.Namespace) -> int:
 def run_cards(args: argparse.Namespace) -> int:
     import random
 
-    from voicehost.cards.deck import PLAYER_RANGES, SEEDS, Deck, DeckNumberError
     from voicehost.cards.render import render
+    from voicehost.games.deck import PLAYER_RANGES, SEEDS, Deck, DeckNumberError
 
     if not args.out.parent.is_dir():
         refuse(f"--out {args.out}: there is no folder {args.out.parent}.")
@@ -237,7 +221,8 @@ def run_cards(args: argparse.Namespace) -> int:
         refuse(f"{args.game} is for {low} to {high} players; --seed is 0 to {SEEDS - 1}.")
     sheet = render(deck, args.paper)
     sheet.output(str(args.out))
-    print(f"Deck number {deck.printed}: {args.players} cards, {sheet.page} pages in {args.out}")
+    pages = f"{sheet.page} page{'' if sheet.page == 1 else 's'}"
+    print(f"Deck number {deck.printed}: {args.players} cards, {pages} in {args.out}")
     print(f"Play with: voicehost play {args.game} --cards {deck.number}")
     return 0
 

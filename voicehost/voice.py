@@ -35,6 +35,12 @@ class EndOfInput(EOFError):
     """Nobody will ever answer again (stdin closed): the host saves and stops."""
 
 
+class MicrophoneLost(RuntimeError):
+    """`listen` or `record`: the microphone stopped delivering audio (unplugged, or dropped by
+    the sound system). Everything heard before the loss was heard; the utterance cut short is
+    not. The host says so, calls `Voice.wait_for_microphone`, and asks again."""
+
+
 @dataclass(frozen=True)
 class Recording:
     """One free-speech utterance (a clue): its audio, what the limited grammar made of it
@@ -50,11 +56,12 @@ class Voice(Protocol):
     """The host's mouth and ears together. Text mode and audio mode both implement it."""
 
     def say(self, text: str) -> None:
-        """Say `text` and return when it has been said."""
+        """Say `text` and return when it has been said (shown on the console instead when
+        the speaker is lost: a lost speaker never stops the game)."""
 
     def listen(self, phrases: Sequence[str], timeout_s: float | None = None) -> Hearing | None:
         """Hear one utterance, limited to `phrases`; None when nobody spoke in time
-        (`timeout_s`, or the voice's own patience when None)."""
+        (`timeout_s`, or the voice's own patience when None); MicrophoneLost (as `record`)."""
 
     def record(self, phrases: Sequence[str]) -> Recording | None:
         """Hear one utterance of free speech, keeping its audio; `phrases` (the commands)
@@ -65,5 +72,9 @@ class Voice(Protocol):
 
     def too_loud(self) -> bool:
         """Whether the room, as last heard, is too loud to hear one player over it."""
+
+    def wait_for_microphone(self) -> None:
+        """After MicrophoneLost: return once a microphone delivers audio again (for as long
+        as that takes). A voice whose input cannot be lost returns at once."""
 
     def close(self) -> None: ...

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import (
-    IMPOSTOR,
-    ferret_layout,
-    letters,
-    operation_layout,
-    squad_layout,
-)
 from voicehost.cards.sheet import Rect, Sheet
+from voicehost.games.deck import Deck, letters
+from voicehost.games.ferret_out import PouchPair
+from voicehost.games.layout import IMPOSTOR, ferret_layout, operation_layout, squad_layout
 from voicehost.games.secret_operation import BLOCK
+from voicehost.prompts_dir import load_yaml
 
 TITLES = {"secret-squad": "Secret Squad", "ferret-out": "Ferret Out",
           "secret-operation": "Secret Operation"}
@@ -57,12 +53,18 @@ def front_heading(sheet: Sheet, front: Rect, letter: str, deck: Deck, hint: str)
 # -- Secret Squad -------------------------------------------------------------------------------
 
 
+def player_cards(sheet: Sheet, deck: Deck, panel: tuple[float, float], what: str
+                 ) -> Iterator[tuple[int, str, Rect]]:
+    """Each player's folding card with its back drawn: (index, letter, front)."""
+    for index, letter in enumerate(letters(deck.players)):
+        back, front = sheet.folding_card("player", index, panel, heading(deck, what))
+        draw_back(sheet, back, letter, deck)
+        yield index, letter, front
+
+
 def squad_cards(sheet: Sheet, deck: Deck) -> None:
     layout = squad_layout(deck)
-    for index, letter in enumerate(letters(deck.players)):
-        back, front = sheet.folding_card("player", index, SQUAD_PANEL,
-                                         heading(deck, "private cards"))
-        draw_back(sheet, back, letter, deck)
+    for index, letter, front in player_cards(sheet, deck, SQUAD_PANEL, "private cards"):
         room = front_heading(sheet, front, letter, deck,
                              "Look only at the box the host names.")
         boxes = [cell for row in room.rows(2, gap=2) for cell in row.columns(4, gap=2)]
@@ -91,11 +93,9 @@ def squad_box(sheet: Sheet, cell: Rect, number: int, squad: str) -> None:
 
 
 def ferret_cards(sheet: Sheet, deck: Deck) -> None:
-    layout = ferret_layout(deck)
-    for index, letter in enumerate(letters(deck.players)):
-        back, front = sheet.folding_card("player", index, FERRET_PANEL,
-                                         heading(deck, "private cards"))
-        draw_back(sheet, back, letter, deck)
+    pairs = [PouchPair.from_json(p) for p in load_yaml("ferret_out/pouches.yaml")["pouches"]]
+    layout = ferret_layout(deck, pairs)
+    for index, letter, front in player_cards(sheet, deck, FERRET_PANEL, "private cards"):
         room = front_heading(sheet, front, letter, deck,
                              "Each round, read only the row and number the host names.")
         for row, area in zip(layout.rows, room.rows(len(layout.rows), gap=0.8), strict=True):
@@ -118,11 +118,8 @@ IDENTITY_WORDS = {IMPOSTOR: ("IMPOSTOR", "Make the robot fail."),
 
 
 def operation_cards(sheet: Sheet, deck: Deck) -> None:
-    layout = operation_layout(deck)
-    for index, letter in enumerate(letters(deck.players)):
-        back, front = sheet.folding_card("player", index, IDENTITY_PANEL,
-                                         heading(deck, "identity cards"))
-        draw_back(sheet, back, letter, deck)
+    layout = operation_layout(deck, load_yaml("secret_operation/boards.yaml"))
+    for index, letter, front in player_cards(sheet, deck, IDENTITY_PANEL, "identity cards"):
         room = front_heading(sheet, front, letter, deck, "Your identity. Keep it secret.")
         word, mission = IDENTITY_WORDS[layout.identities[index]]
         sheet.fit(word, room.row(6, 18), size=28, style="B")

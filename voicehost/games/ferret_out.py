@@ -173,12 +173,8 @@ def score_lines(
     return awards
 
 
-def score_round(
-    accusations: Sequence[int],
-    weasel: int,
-    guesses: Mapping[int, str],
-    ferret_word: str | None,
-) -> list[int]:
+def score_round(accusations: Sequence[int], weasel: int, guesses: Mapping[int, str],
+                ferret_word: str | None) -> list[int]:
     """Each player's points for one round, by the rulebook's six scoring lines."""
     points = [0] * len(accusations)
     for award in score_lines(accusations, weasel, guesses, ferret_word):

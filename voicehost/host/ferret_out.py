@@ -14,21 +14,13 @@ Weasel's row, and hearing both would tell the Weasel the word they are guessing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import FerretLayout, ferret_layout, letters
-from voicehost.cards.printed import (
-    DECK_DECISION,
-    DeckNumberGrammar,
-    PrintedCards,
-    first_groups,
-    say_digits,
-)
-from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.base import Decision, IllegalAction
+from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import (
+    ENDINGS,
     NUMBERS,
     OTHER_WORD,
     ROLL,
@@ -38,14 +30,14 @@ from voicehost.games.ferret_out import (
     Settings,
     sleeve_for,
 )
+from voicehost.games.layout import FerretLayout, ferret_layout
 from voicehost.host.clips import Playback, Said
-from voicehost.host.host import Timer
-from voicehost.host.lines import Lines, spoken_list
-from voicehost.host.table import SeatedTable, Seats
-from voicehost.intents.grammar import Grammar, Intent
+from voicehost.host.lines import spoken_list
+from voicehost.host.table import Choices, Seats, Table, Timer
+from voicehost.intents.grammar import Intent
 from voicehost.prompts_dir import load_yaml
 
-ENDS = ("rounds", "15", "20")
+ENDS = tuple(str(end) for end in ENDINGS)  # as `--set end=` gives them
 LAST_CALL_S = 10  # besides half time, a long study timer warns this many seconds before the end
 LONG_PROMPTS = ("number", "clue", "accuse", "guess")  # said in full once a round, then short
 
@@ -72,30 +64,21 @@ def deck() -> list[PouchPair]:
     return [PouchPair.from_json(pair) for pair in load_yaml("ferret_out/pouches.yaml")["pouches"]]
 
 
-class FerretOutTable(SeatedTable):
+class FerretOutTable(Table):
     name = "ferret_out"
     title = "Ferret Out"
     deck_game = "ferret-out"
     settings_type = TableSettings
-    printed_cards = True  # `cards`: None (the boxed sleeves), "ask", or a deck number
     # The guess offers the round's twelve words, paired: shown, they would tell the Weasel the
     # Ferrets' word at the number.
     secret_options = frozenset({"guess"})
 
     def __init__(self, seats: Seats, seed: int, settings: TableSettings | None = None,
                  cards: str | None = None) -> None:
-        self.seats = seats
-        self.seed = seed
-        self.settings = (settings or TableSettings()).check()
-        self.cards = cards
         self.pouches = deck()
-        self.lines = Lines("common/lines.yaml", "ferret_out/lines.yaml", "cards/lines.yaml",
-                           seed=seed)
         self.intents = load_yaml("ferret_out/intents.yaml")
-        if cards is not None:
-            self._check_printed(cards)
-        self.game: Any = self._new_game()
         self._prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
+        super().__init__(seats, seed, (settings or TableSettings()).check(), cards)
 
     def _boxed_game(self) -> Any:
         return FerretOut(len(self.seats.names), self.seed, self.pouches,
@@ -107,49 +90,28 @@ class FerretOutTable(SeatedTable):
         return self.card_letters().index(letters(len(self.seats.names))[card])
 
     def _printed_game(self, deck: Deck) -> FerretOut:
-        rows = ferret_layout(deck).rows
+        rows = ferret_layout(deck, self.pouches).rows
         printed = [PrintedRound(self._seat_of_card(row.weasel), row.ferret_words)
                    for row in rows]
         return FerretOut(deck.players, deck.seed, self.pouches, self.settings.rules(), printed)
 
-    @property
-    def printed(self) -> PrintedCards | None:
-        return self.game if isinstance(self.game, PrintedCards) else None
-
-    def waiting_for_deck(self) -> bool:
-        return self.printed is not None and self.printed.inner is None
-
     def layout(self) -> FerretLayout | None:
         if self.printed is None or self.printed.deck is None:
             return None
-        return ferret_layout(self.printed.deck)
+        return ferret_layout(self.printed.deck, self.pouches)
 
-    def secrets(self) -> dict[str, Any] | None:
-        """What the host knows and the table must not hear before each reveal (for the event
-        stream, marked secret); None while the cards are the boxed sleeves or not known yet."""
-        layout = self.layout()
-        if layout is None:
-            return None
+    def printed_secrets(self, deck: Deck) -> dict[str, Any]:
         names = self.seats.names
-        return {"deck": layout.deck.number,
-                "cards": dict(zip(names, self.card_letters(), strict=True)),
-                "rounds": [{"round": row.round, "row": row.round,
+        return {"rounds": [{"round": row.round, "row": row.round,
                             "weasel": names[self._seat_of_card(row.weasel)],
                             "ferret_words": list(row.ferret_words),
-                            "weasel_words": list(row.weasel_words)} for row in layout.rows]}
+                            "weasel_words": list(row.weasel_words)}
+                           for row in ferret_layout(deck, self.pouches).rows]}
 
-    def grammar(self, decision: Decision, commands: list[tuple[Intent, list[str]]]
-                ) -> Grammar | None:
-        """The deck number is heard digit by digit; every other decision uses `choices`."""
-        if decision.kind != DECK_DECISION:
-            return None
-        first = None if self.game.heard else first_groups("ferret-out")
-        return DeckNumberGrammar(commands, first)
-
-    def example_decision(self, kind: str, pouch: int = 0) -> Decision:
+    def example_decision(self, kind: str, which: int = 0) -> Decision:
         """The decision of `kind` as the host would ask it (for `voicehost hear`); a guess
-        offers the twelve words of pouch pair `pouch`."""
-        words = self.pouches[pouch].words()
+        offers the twelve words of pouch pair `which`."""
+        words = self.pouches[which].words()
         options = {"number": NUMBERS + (ROLL,), "study": ("ready",),
                    "accuse": self.game.seats(), "guess": words + (OTHER_WORD,),
                    "weasel": self.game.seats(), "ferret_word": words[:2]}
@@ -174,9 +136,7 @@ class FerretOutTable(SeatedTable):
                                cfo=self.name_of(game.cfo))
             if game.round > 1:
                 return start
-            takes = " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
-                             for seat, letter in enumerate(self.card_letters()))
-            return f"{self.lines('printed_deal', takes=takes)} {start}"
+            return f"{self.lines('printed_deal', takes=self.takes())} {start}"
         sleeve = sleeve_for(game.round)
         key = "tie_round" if game.round > 8 and game.settings.end == "rounds" else "round_start"
         return self.lines(key, round=game.round, cfo=self.name_of(game.cfo),
@@ -188,10 +148,8 @@ class FerretOutTable(SeatedTable):
         self._prompted.add(key)
         return first
 
-    def prompt(self, decision: Decision) -> str:
+    def ask(self, decision: Decision) -> str:
         line, game = self.lines, self.game
-        if decision.kind == DECK_DECISION:
-            return line("deck_ask_rest" if game.heard else "deck_ask")
         long = decision.kind in LONG_PROMPTS and self._first_time(decision.kind)
         if decision.kind == "number":
             ask = line("number_prompt", cfo=self.name_of(game.cfo))
@@ -214,17 +172,18 @@ class FerretOutTable(SeatedTable):
             return f"{line('countdown')} {ask}" if long and not game.accusations else ask
         return line("guess_first" if long and not game.guesses else "guess_next", name=name)
 
-    def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
+    def choices(self, decision: Decision) -> Choices:
         kind = decision.kind
-        if kind in ("clue", DECK_DECISION):
-            return []  # free speech, or heard through `grammar`
+        if kind == "clue":
+            return []  # free speech
         if kind == "study":
-            return [(Intent("choose", "ready"), t)
-                    for t in load_yaml("common/intents.yaml")["ready"].values()]
+            return self.ready_choices()
         if kind == "number":
             return [(Intent("choose", o), self.intents["number"][o]) for o in decision.options]
         if kind in ("accuse", "weasel"):
-            return self._seat_choices(decision)
+            patterns = self.intents["named" if kind == "accuse" else "weasel"]
+            chooser = decision.decider if kind == "accuse" else None
+            return self.seat_choices(decision.options, patterns, chooser)
         if kind == "guess":
             return [(Intent("choose", o), self.intents["guess_other"] if o == OTHER_WORD
                      else [p.format(word=o) for p in self.intents["guess"]])
@@ -232,23 +191,10 @@ class FerretOutTable(SeatedTable):
         return [(Intent("choose", o), [p.format(word=o) for p in self.intents["ferret_word"]])
                 for o in decision.options]
 
-    def _seat_choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
-        common = load_yaml("common/intents.yaml")
-        patterns = self.intents["named" if decision.kind == "accuse" else "weasel"]
-        groups = []
-        for option in decision.options:
-            seat = int(option)
-            targets = self.seats.templates(seat)
-            if decision.kind == "accuse" and seat == decision.decider:
-                targets = targets + common["self"]
-            groups.append((Intent("choose", option),
-                           [p.format(target=t) for p in patterns for t in targets]))
-        return groups
-
     def _names(self) -> str:
-        return spoken_list([self.name_of(s) for s in range(self.game.players)])
+        return self.names_of(range(self.game.players))
 
-    def options_spoken(self, decision: Decision) -> str:
+    def say_options(self, decision: Decision) -> str:
         kind = decision.kind
         if kind == "accuse":
             return self.lines("options_named", names=self._names())
@@ -257,12 +203,7 @@ class FerretOutTable(SeatedTable):
         if kind == "ferret_word":
             a, b = decision.options
             return self.lines("options_ferret_word", a=a, b=b)
-        if kind == DECK_DECISION:
-            return self.lines("deck_options")
         return self.lines(f"options_{kind}")
-
-    def action_for(self, decision: Decision, value: str) -> Action:
-        return Action(decision.kind, decision.decider, value)
 
     def describe_choice(self, decision: Decision, value: str) -> str:
         if decision.kind == "weasel":
@@ -278,17 +219,7 @@ class FerretOutTable(SeatedTable):
             return self.lines("guessed_other", name=name)
         return self.lines("guessed", name=name, word=value)
 
-    def describe_action(self, action: Action) -> str:
-        """What an undo took back, without repeating a clue or a guess."""
-        name = self.name_of(action.player) if action.player is not None else ""
-        return self.lines(f"undone_{action.kind}", name=name)
-
-    def skip_action(self, decision: Decision) -> Action | None:
-        return None
-
-    def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
-            return self.lines(illegal.reason, **illegal.facts)
+    def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
         if illegal.reason == "clue_is_one_word":
             return self.lines("one_word")
         return self.lines("options", options=self.options_spoken(decision))
@@ -304,12 +235,6 @@ class FerretOutTable(SeatedTable):
 
     # -- events ---------------------------------------------------------------------------
 
-    def narrate(self, events: Sequence[Event]) -> list[str]:
-        said: list[str] = []
-        for event in events:
-            said += getattr(self, f"_say_{event.kind}", lambda facts: [])(event.facts)
-        return said
-
     def _say_number_chosen(self, facts: dict[str, Any]) -> list[str]:
         rolled = [self.lines("rolled", number=facts["number"])] if facts["rolled"] else []
         return rolled + [self._number_line(facts["round"], facts["number"])]
@@ -318,15 +243,6 @@ class FerretOutTable(SeatedTable):
         if self.printed is not None:
             return self.lines("printed_number", number=number, row=round_number)
         return self.lines("number_chosen", number=number)
-
-    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
-
-    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines(facts["reason"], **facts)]
-
-    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
 
     def _say_clue_given(self, facts: dict[str, Any]) -> list[str]:
         seat, said = facts["player"], Said.parse(facts["clue"])
@@ -374,17 +290,14 @@ class FerretOutTable(SeatedTable):
             said.append(self.lines("score_line", name=name, reasons=spoken_list(reasons),
                                    points=points) if points
                         else self.lines("score_none", name=name))
-        return said + [self._standings(facts["scores"])]
+        return said + [self.scoreboard(facts["scores"])]
 
     def _say_tie_break(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("tie_break",
                            names=spoken_list([self.name_of(s) for s in facts["leaders"]]))]
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
-        winners = facts["winners"]
-        key = "winner" if len(winners) == 1 else "winners"
-        return [self.lines(key, winners=spoken_list([self.name_of(s) for s in winners]),
-                           points=facts["scores"][winners[0]])]
+        return [self.winners_line(facts)]
 
     # -- what the table can ask for -------------------------------------------------------
 
@@ -406,18 +319,6 @@ class FerretOutTable(SeatedTable):
             recap += [self.lines("recap_clues"), *self.read_clues()]
         return recap
 
-    def help(self) -> str:
-        return self.lines("help")
-
-    def _standings(self, scores: Sequence[int]) -> str:
-        order = sorted(range(len(scores)), key=lambda s: -scores[s])
-        items = [self.lines("score_item", name=self.name_of(s), points=scores[s])
-                 for s in order]
-        return self.lines("standings", scores=", ".join(items))
-
-    def standings(self) -> str:
-        return self._standings(self.game.scores)
-
     def tally(self) -> list[str]:
         """This round's clues, read back (recordings played)."""
         if self.waiting_for_deck() or not self.game.clues:
@@ -427,7 +328,7 @@ class FerretOutTable(SeatedTable):
     def status(self) -> str:
         game = self.game
         if self.waiting_for_deck():
-            return self.lines("deck_ask_rest" if game.heard else "deck_ask")
+            return self.deck_prompt()
         return " ".join([self.lines("status", round=game.round, cfo=self.name_of(game.cfo),
                                     phase=self.lines(f"phase_{game.phase}")),
                          self.standings()])

@@ -8,17 +8,30 @@ loses nothing the table was told had been recorded.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from voicehost.games.base import Action, Decision, IllegalAction
 from voicehost.host.clips import Playback, load_clip, said_from, save_clip
-from voicehost.host.events import EventStream
-from voicehost.host.table import Table
-from voicehost.intents.grammar import Grammar, Intent
+from voicehost.host.events import (
+    EventStream,
+    GameOver,
+    Heard,
+    Listen,
+    Quit,
+    Saved,
+    Say,
+    Score,
+    Secrets,
+)
+from voicehost.host.table import Table, Timer
+from voicehost.intents.grammar import Grammar, Intent, normalize
 from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import Journal
-from voicehost.voice import EndOfInput, Hearing, Voice
+from voicehost.voice import EndOfInput, Hearing, MicrophoneLost, Voice
 
+Caught = TypeVar("Caught")  # what a voice hands back: a Hearing or a Recording (or None)
 MISSES_BEFORE_OPTIONS = 1  # after this many misses in a row the host reads the options aloud
 # While the room stays loud, the host asks for quiet before one decision in this many (and
 # after every miss the noise caused): asked before every question, the table stops listening.
@@ -32,17 +45,6 @@ class Outcome:
     winners: list[int]
 
 
-@dataclass(frozen=True)
-class Timer:
-    """A decision that also ends by itself (a study timer): `choice` is taken when `seconds`
-    have passed; each (seconds left, line) warning is said on the way."""
-
-    seconds: float
-    choice: str
-    done: str  # said when time is up
-    warnings: list[tuple[float, str]] = field(default_factory=list)
-
-
 def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, list[str]]]:
     commands = load_yaml("common/intents.yaml")["commands"]
     return [(Intent(name), templates) for name, templates in commands.items()
@@ -50,12 +52,8 @@ def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, l
 
 
 def decision_grammar(table: Table, decision: Decision) -> Grammar:
-    """What the host accepts while `decision` is pending: its options and every command.
-    A table may hear a decision its own way (`grammar`, e.g. a deck number read digit by digit);
-    it returns None for the decisions `choices` covers."""
-    own = getattr(table, "grammar", None)
-    grammar = own(decision, command_groups()) if own is not None else None
-    return grammar or Grammar.build(table.choices(decision) + command_groups())
+    """What the host accepts while `decision` is pending: its options and every command."""
+    return table.grammar(decision, command_groups())
 
 
 def wavering(grammar: Grammar, hearing: Hearing, decision: Decision | None
@@ -72,11 +70,39 @@ def wavering(grammar: Grammar, hearing: Hearing, decision: Decision | None
     return tuple(options) if len(options) >= 2 else ()
 
 
+def spell_numbers(text: str) -> str:
+    """Typed digits as the words the phrases use: "player 3" is "player three"."""
+    words = {str(n): word for n, word in enumerate(load_yaml("common/tokens.yaml")["numbers"], 1)}
+    return " ".join(words.get(token, token) for token in normalize(text).split())
+
+
+def phrases_for(grammar: Grammar, options: tuple[str, ...]) -> dict[str, str]:
+    """Each option's shortest phrase (what a display would show: "say owl"). An option is a
+    choice's value, or, for a moment that only a command ends (paused), the command."""
+    shortest: dict[str, str] = {}
+    for phrase, intent in grammar.intents.items():
+        option = intent.value if intent.name == "choose" else intent.name
+        if option in options and len(phrase) < len(shortest.get(option, phrase + " ")):
+            shortest[option] = phrase
+    return {option: shortest[option] for option in options if option in shortest}
+
+
 def confirm_grammar() -> Grammar:
+    """Yes or no, and every command: a question never stops the table asking for the rules,
+    the scores, a pause or the end of the game."""
     confirm = load_yaml("common/intents.yaml")["confirm"]
     return Grammar.build([(Intent("choose", answer), templates)
-                          for answer, templates in confirm.items()]
-                         + command_groups(("repeat",)))
+                          for answer, templates in confirm.items()] + command_groups())
+
+
+class TableQuit(Exception):
+    """The table confirmed "quit game" while answering another question."""
+
+
+# What the host is waiting for when no decision of the game is pending: (kind, options).
+CONFIRMING = ("confirm", ("yes", "no"))
+PAUSED = ("paused", ("resume",))
+TELLING = ("repeat", "help", "scores", "tally", "status", "resume")  # answered, then re-asked
 
 
 class Host:
@@ -89,11 +115,11 @@ class Host:
         self.actions = list(actions or [])
         self.lines = table.lines
         self.queued: list[str] = []
-        self.last_said = ""
         self.last_items: list[str] = []  # what was last said, recordings included (repeat)
         self.secrets_shown: dict | None = None
         self.between: tuple[Intent, ...] = ()  # the options the last hearing wavered between
         self.loud_decisions = 0  # decisions in a row that began in a room too loud
+        self.waited_for_microphone = 0.0  # seconds, in all: a study timer stops meanwhile
 
     # -- speaking ---------------------------------------------------------------------------
 
@@ -106,12 +132,11 @@ class Host:
         items, self.queued = self.queued, []
         text = " ".join(items)
         clips = [item.clip for item in items if isinstance(item, Playback)]
-        self.events.emit("say", text=text, **({"clips": clips} if clips else {}))
+        self.events.emit(Say(text, clips or None))
         if clips:
             self._say_with_recordings(items)
         else:
             self.voice.say(text)
-        self.last_said = text
         self.last_items = items
 
     def _say_with_recordings(self, items: list[str]) -> None:
@@ -132,32 +157,50 @@ class Host:
             self.voice.say(" ".join(said))
 
     def hear(self, grammar: Grammar, decision: Decision | None,
-             timeout_s: float | None = None) -> tuple[Intent | None, str]:
+             timeout_s: float | None = None,
+             moment: tuple[str, tuple[str, ...]] = CONFIRMING) -> tuple[Intent | None, str]:
         """Say what is queued, listen once. (None, problem) when nothing was understood:
         "silence" (nobody spoke), "too_loud" (the room drowned the player), "wavering" (the
         engine heard one of `self.between`'s options but could not tell which) or
-        "not_understood"."""
-        self._listening(decision)
-        hearing = self.voice.listen(grammar.phrases, timeout_s)
+        "not_understood". `moment`: what is asked when `decision` is None."""
+        self._listening(decision, grammar, moment)
+        hearing = self._through_losses(lambda: self.voice.listen(grammar.phrases, timeout_s),
+                                       decision, grammar, moment)
         if hearing is None:
-            self.events.emit("heard", text="", intent=None, confidence=0.0)
+            self.events.emit(Heard("", None, 0.0))
             return None, "silence"
-        intent, snap = grammar.match(hearing.text)
+        intent, snap = grammar.match(spell_numbers(hearing.text))
         self.between = () if intent is not None else wavering(grammar, hearing, decision)
-        self.events.emit("heard", text=hearing.text,
-                         intent=None if intent is None else [intent.name, intent.value],
-                         confidence=round(hearing.confidence * snap, 3),
-                         decode_seconds=round(hearing.decode_seconds, 4),
-                         response_seconds=round(hearing.response_seconds, 4),
-                         **({"between": [i.value for i in self.between]} if self.between
-                            else {}),
-                         **({} if hearing.snr_db is None
-                            else {"snr_db": round(hearing.snr_db, 1)}))
+        self.events.emit(Heard(
+            hearing.text, None if intent is None else [intent.name, intent.value],
+            round(hearing.confidence * snap, 3), round(hearing.decode_seconds, 4),
+            round(hearing.response_seconds, 4),
+            between=[i.value for i in self.between] or None,
+            snr_db=None if hearing.snr_db is None else round(hearing.snr_db, 1)))
         if intent is not None:
             return intent, ""
         if self.between:
             return None, "wavering"
         return None, "too_loud" if self.voice.too_loud() else "not_understood"
+
+    def _through_losses(self, listen: Callable[[], Caught], decision: Decision | None,
+                        grammar: Grammar, moment: tuple[str, tuple[str, ...]] = CONFIRMING
+                        ) -> Caught:
+        """`listen()`; while the microphone is lost, say so, wait for it and ask again:
+        nothing is lost."""
+        while True:
+            try:
+                return listen()
+            except MicrophoneLost:
+                asked = self.last_items
+                self.queue(self.lines("microphone_lost"))
+                self.flush()
+                began = time.monotonic()
+                self.voice.wait_for_microphone()
+                self.waited_for_microphone += time.monotonic() - began
+                self.queue(self.lines("microphone_back"),
+                           *(asked if decision is None else [self.table.prompt(decision)]))
+                self._listening(decision, grammar, moment)
 
     def separate(self, grammar: Grammar, decision: Decision) -> tuple[Intent | None, str]:
         """Ask the one question that tells the options in `self.between` apart ("Owl or
@@ -169,44 +212,47 @@ class Host:
         self.queue(self.lines("which_of", first=first, second=second))
         return self.hear(narrowed, decision)
 
-    def _listening(self, decision: Decision | None) -> None:
+    def _listening(self, decision: Decision | None, grammar: Grammar,
+                   moment: tuple[str, tuple[str, ...]] = CONFIRMING) -> None:
         self.flush()
-        facts = {"player": None, "decision": "confirm", "options": ["yes", "no"]}
-        if decision is not None:
-            facts = {"player": decision.decider, "decision": decision.kind,
-                     "options": list(decision.options), **self.table.context(decision)}
-            if decision.kind in getattr(self.table, "secret_options", ()):
-                facts["secret"] = True  # a display must not show these options
-        self.events.emit("listen", **facts)
+        if not self.events.wanted:
+            return
+        if decision is None:
+            kind, options = moment
+            self.events.emit(Listen(None, kind, list(options), phrases_for(grammar, options)))
+            return
+        self.events.emit(Listen(decision.decider, decision.kind, list(decision.options),
+                                phrases_for(grammar, decision.options) or None,
+                                self.table.context(decision),
+                                decision.kind in self.table.secret_options or None))
 
     def hear_free(self, grammar: Grammar, decision: Decision) -> tuple[Intent | None, str]:
         """Listen once to free speech (a decision without options, e.g. a clue). Commands
         still work; anything else is the choice: its words and its recording, kept."""
-        self._listening(decision)
-        recording = self.voice.record(grammar.phrases)
+        self._listening(decision, grammar)
+        recording = self._through_losses(lambda: self.voice.record(grammar.phrases), decision,
+                                         grammar)
         if recording is None:
-            self.events.emit("heard", text="", intent=None, confidence=0.0)
+            self.events.emit(Heard("", None, 0.0))
             return None, "silence"
         command, snap = grammar.match(recording.hearing.text)
+        response = round(recording.hearing.response_seconds, 4)
         if command is not None and snap == 1.0:
-            intent = command
-            facts = {"text": recording.hearing.text,
-                     "confidence": round(recording.hearing.confidence, 3)}
-        else:
-            clip = ""
-            if recording.pcm:
-                clip = save_clip(self.journal.path, recording.pcm, f"seat{decision.decider}")
-            said = said_from(recording.transcript, recording.transcript_confidence, clip)
-            if not said.words and not said.clip:
-                self.events.emit("heard", text=recording.transcript, intent=None,
-                                 confidence=0.0)
-                return None, "not_understood"
-            intent = Intent("choose", said.choice())
-            facts = {"text": said.words, "clip": clip,
-                     "confidence": round(recording.transcript_confidence, 3)}
-        self.events.emit("heard", intent=[intent.name, intent.value],
-                         response_seconds=round(recording.hearing.response_seconds, 4),
-                         **facts)
+            self.events.emit(Heard(recording.hearing.text, [command.name, command.value],
+                                   round(recording.hearing.confidence, 3),
+                                   response_seconds=response))
+            return command, ""
+        clip = ""
+        if recording.pcm:
+            clip = save_clip(self.journal.path, recording.pcm, f"seat{decision.decider}")
+        said = said_from(recording.transcript, recording.transcript_confidence, clip)
+        if not said.words and not said.clip:
+            self.events.emit(Heard(recording.transcript, None, 0.0))
+            return None, "not_understood"
+        intent = Intent("choose", said.choice())
+        self.events.emit(Heard(said.words, [intent.name, intent.value],
+                               round(recording.transcript_confidence, 3),
+                               response_seconds=response, clip=clip))
         return intent, ""
 
     # -- the game loop ----------------------------------------------------------------------
@@ -229,26 +275,27 @@ class Host:
                     return self._outcome(finished=False)
             self.flush()
             return self._outcome(finished=True)
+        except TableQuit:
+            return self._outcome(finished=False)
         except EndOfInput:
             self.queue(self.lines("input_ended"))
             self.flush()
-            self.events.emit("saved", reason="end_of_input")
+            self.events.emit(Saved("end_of_input"))
             return self._outcome(finished=False)
 
     def mark_secrets(self) -> None:
         """Tell the event stream what the host knows and must not say (printed cards), once,
-        flagged `secret` so a display hides it. A table without secrets has no `secrets`."""
-        secrets = getattr(self.table, "secrets", None)
-        facts = secrets() if secrets is not None else None
+        flagged `secret` so a display hides it."""
+        facts = self.table.secrets()
         if facts and facts != self.secrets_shown:
-            self.events.emit("secrets", secret=True, **facts)
+            self.events.emit(Secrets(facts))
             self.secrets_shown = facts
 
     def say_the_result_again(self) -> None:
         """A finished game, resumed: its end as it was said and streamed the first time."""
         over = [e for e in self.table.replay(self.actions) if e.kind == "game_over"]
         for event in over:
-            self.events.emit("game_over", **event.facts)
+            self.events.emit(GameOver(event.facts))
         self.queue(self.table.standings(), *self.table.narrate(over))
 
     def _outcome(self, finished: bool) -> Outcome:
@@ -259,7 +306,7 @@ class Host:
         """Settle one decision. False when the table quit."""
         grammar = decision_grammar(self.table, decision)
         self.queue(self.table.prompt(decision))
-        timer = getattr(self.table, "timer", lambda _: None)(decision)
+        timer = self.table.timer(decision)
         if timer is not None:
             return self.timed(decision, grammar, timer)
         misses = 0
@@ -311,7 +358,9 @@ class Host:
                 self.queue(timer.done)
                 return self.act(self.table.action_for(decision, timer.choice), decision)
             due = left - (warnings[0][0] if warnings else 0.0)
+            waited = self.waited_for_microphone
             intent, _ = self.hear(grammar, decision, timeout_s=due)
+            deadline += self.waited_for_microphone - waited
             if intent is None:
                 continue  # silence or chatter: the clock runs on
             if intent.name == "choose":
@@ -328,10 +377,11 @@ class Host:
     def choose(self, decision: Decision, value: str) -> bool:
         """Apply a choice (confirmed first if it scores). True when the game moved on."""
         # a choice outside the options is refused with its reason, not read back first
-        if (decision.scoring and value in decision.options
-                and not self.confirm(self.table.describe_choice(decision, value))):
-            self.queue(self.lines("try_again"), self.table.prompt(decision))
-            return False
+        if decision.scoring and value in decision.options:
+            read_back = self.table.describe_choice(decision, value)
+            if not self.confirm(self.lines("confirm", choice=read_back)):
+                self.queue(self.lines("try_again"), self.table.prompt(decision))
+                return False
         return self.act(self.table.action_for(decision, value), decision)
 
     def act(self, action: Action, decision: Decision) -> bool:
@@ -344,64 +394,78 @@ class Host:
         self.actions.append(action)
         for event in events:
             if event.kind in ("round_scored", "game_over"):
-                self.events.emit("score" if event.kind == "round_scored" else "game_over",
-                                 **event.facts)
-            elif event.kind in getattr(self.table, "score_events", ()):
-                self.events.emit("score", what=event.kind, **event.facts)
+                self.events.emit(Score(event.facts) if event.kind == "round_scored"
+                                 else GameOver(event.facts))
+            elif event.kind in self.table.score_events:
+                self.events.emit(Score(event.facts, event.kind))
         self.queue(*self.table.narrate(events))
         return True
 
-    def confirm(self, choice: str) -> bool:
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no `question`; True for yes. The commands work here too: "undo" or "skip"
+        is a no; a confirmed "quit game" raises TableQuit."""
         grammar = confirm_grammar()
-        self.queue(self.lines("confirm", choice=choice))
+        self.queue(question)
         while True:
             intent, _ = self.hear(grammar, None)
-            if intent is not None and intent.name == "choose":
+            if intent is None:
+                self.queue(self.lines("confirm_options"))
+            elif intent.name == "choose":
                 return intent.value == "yes"
-            if intent is not None and intent.name == "repeat":
-                self.queue(*self.last_items)
-                continue
-            self.queue(self.lines("confirm_options"))
+            elif intent.name in ("undo", "skip"):
+                return False
+            elif intent.name in TELLING:
+                self.queue(*self.told(intent.name), *([] if intent.name == "repeat" else
+                                                      [question]))
+            elif self.quit_game() if intent.name == "quit" else self.paused():
+                raise TableQuit
+            else:
+                self.queue(question)
 
     # -- what can be said at any time -------------------------------------------------------
 
     def command(self, name: str, decision: Decision) -> bool | None:
         """Handle an always-available command; True/False ends the decision, None goes on."""
-        if name == "repeat":
-            self.queue(*self.last_items)
-        elif name == "help":
-            self.queue(self.table.help(), self.lines("commands_hint"),
-                       self.table.prompt(decision))
-        elif name == "scores":
-            self.queue(self.table.standings(), self.table.prompt(decision))
-        elif name == "tally":
-            told = self.table.tally()  # a list when it plays recordings back
-            self.queue(*(told if isinstance(told, list) else [told]), self.table.prompt(decision))
-        elif name == "status":
-            self.queue(self.table.status(), self.table.prompt(decision))
-        elif name == "pause":
-            return self.pause(decision)
-        elif name == "resume":
+        if name in TELLING:
+            self.queue(*self.told(name))
+            if name != "repeat":  # what was last said already ends with the question
+                self.queue(self.table.prompt(decision))
+        elif name in ("pause", "quit"):
+            if self.paused() if name == "pause" else self.quit_game():
+                return False
             self.queue(self.table.prompt(decision))
         elif name == "undo":
             return self.undo(decision)
         elif name == "skip":
             return self.skip(decision)
-        elif name == "quit":
-            return self.quit(decision)
         return None
 
-    def pause(self, decision: Decision) -> bool | None:
+    def told(self, name: str) -> list[str]:
+        """What a command that only tells something says."""
+        if name == "repeat":
+            return self.last_items
+        if name == "help":
+            return [self.table.help(), self.lines("commands_hint")]
+        if name == "scores":
+            return [self.table.standings()]
+        if name == "tally":
+            return self.table.tally()
+        if name == "status":
+            return [self.table.status()]
+        return []  # resume: nothing was paused; the question again
+
+    def paused(self) -> bool:
+        """Wait for "resume" (True: the table quit instead)."""
         grammar = Grammar.build(command_groups(("resume", "quit")))
         self.queue(self.lines("paused"))
         while True:
-            intent, _ = self.hear(grammar, None)
+            intent, _ = self.hear(grammar, None, moment=PAUSED)
             if intent is None:
                 continue  # table chatter while paused is nobody's business
             if intent.name == "quit":
-                return self.quit(decision)
-            self.queue(self.lines("resumed"), self.table.prompt(decision))
-            return None
+                return self.quit_game()
+            self.queue(self.lines("resumed"))
+            return False
 
     def undo(self, decision: Decision) -> bool | None:
         if not self.actions:
@@ -410,21 +474,8 @@ class Host:
         undone = self.actions.pop()
         self.journal.append({"type": "undo"})
         self.table.replay(self.actions)
-        self.queue(self.lines("undone", what=self.describe_action(undone)))
+        self.queue(self.lines("undone", what=self.table.describe_action(undone)))
         return True  # the loop asks the game again: the undone decision is pending once more
-
-    def describe_action(self, action: Action) -> str:
-        describe = getattr(self.table, "describe_action", None)
-        if describe is not None:
-            return describe(action)
-        if action.player is None:
-            return action.kind.replace("_", " ")
-        return f"{self.table.seats.names[action.player]}, {action.kind} {self._spoken(action)}"
-
-    def _spoken(self, action: Action) -> str:
-        if action.kind == "point":
-            return self.table.seats.names[int(action.choice)]
-        return action.choice
 
     def skip(self, decision: Decision) -> bool | None:
         action = self.table.skip_action(decision)
@@ -433,11 +484,11 @@ class Host:
             return None
         return True if self.act(action, decision) else None
 
-    def quit(self, decision: Decision) -> bool | None:
-        if self.confirm(self.lines("quit_confirm")):
-            self.queue(self.lines("quitting"))
-            self.flush()
-            self.events.emit("quit")
+    def quit_game(self) -> bool:
+        """Ask whether to stop; True when the table stopped (the journal keeps the game)."""
+        if not self.confirm(self.lines("quit_confirm")):
             return False
-        self.queue(self.table.prompt(decision))
-        return None
+        self.queue(self.lines("quitting"))
+        self.flush()
+        self.events.emit(Quit())
+        return True

@@ -23,9 +23,6 @@ class Lines:
         """`n` things, said with `key` ("{n} rounds"), or `key`_one when n is 1 ("one round")."""
         return self(f"{key}_one" if n == 1 and f"{key}_one" in self.table else key, n=n)
 
-    def all(self, key: str) -> list[str]:
-        return self.table[key]
-
 
 def spoken_list(items: list[str]) -> str:
     """"fox", "fox and owl", "fox, owl and bear"."""

@@ -20,16 +20,10 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import letters, operation_layout
-from voicehost.cards.printed import (
-    DECK_DECISION,
-    DeckNumberGrammar,
-    PrintedCards,
-    first_groups,
-    say_digits,
-)
 from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.deck import Deck, letters
+from voicehost.games.layout import operation_layout
+from voicehost.games.printed import DECK_DECISION, PrintedCards
 from voicehost.games.secret_operation import (
     BLOCK,
     CARD_TYPES,
@@ -46,9 +40,9 @@ from voicehost.games.secret_operation import (
     set_aside_count,
     starting_deck,
 )
-from voicehost.host.lines import Lines, spoken_list
-from voicehost.host.table import SeatedTable, Seats
-from voicehost.intents.grammar import Grammar, Intent
+from voicehost.host.lines import spoken_list
+from voicehost.host.table import Choices, Seats, Table
+from voicehost.intents.grammar import Intent
 from voicehost.prompts_dir import load_yaml
 
 ACTOR = "|"  # "<seat>|<choice>": a move said by a named player
@@ -69,13 +63,12 @@ def card_word(card: str) -> str:
     return load_yaml("secret_operation/intents.yaml")["reveal"]["words"][card]
 
 
-class SecretOperationTable(SeatedTable):
+class SecretOperationTable(Table):
     name = "secret_operation"
     title = "Secret Operation"
     deck_game = "secret-operation"
     settings_type = Settings
-    score_events = ("module_assembled", "module_failed")  # streamed as "score" events
-    printed_cards = True  # `cards`: None (the boxed identity cards), "ask", or a deck number
+    score_events = ("module_assembled", "module_failed")
 
     def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
                  cards: str | None = None) -> None:
@@ -83,24 +76,17 @@ class SecretOperationTable(SeatedTable):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Secret Operation is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                              f"not {players}.")
-        self.seats = seats
-        self.seed = seed
-        self.settings = settings or Settings()
-        if self.settings.low_deck < 0:
+        settings = settings or Settings()
+        if settings.low_deck < 0:
             raise ValueError("setting low_deck must be 0 or more")
-        boards = load_yaml("secret_operation/boards.yaml")
+        self.board_data = boards = load_yaml("secret_operation/boards.yaml")
         self.plain_robot = read_boards(boards).robot(players)
-        self.robot = read_boards(boards).robot(players, self.settings.super_engineer)
-        harder = self.settings.super_engineer
+        self.robot = read_boards(boards).robot(players, settings.super_engineer)
+        harder = settings.super_engineer
         self.boards = [m["board"] for m in boards["challenge"][:harder]]
         self.boards += [m["board"] for m in boards["robots"][players][harder:]]
-        self.lines = Lines("common/lines.yaml", "secret_operation/lines.yaml",
-                           "cards/lines.yaml", seed=seed)
         self.intents = load_yaml("secret_operation/intents.yaml")
-        self.cards = cards
-        if cards is not None:
-            self._check_printed(cards)
-        self.game: Any = self._new_game()
+        super().__init__(seats, seed, settings, cards)
 
     def _boxed_game(self) -> Any:
         return SecretOperation(len(self.seats.names), self.seed, self.robot)
@@ -108,53 +94,31 @@ class SecretOperationTable(SeatedTable):
     # -- printed cards ----------------------------------------------------------------------
 
     def _printed_game(self, deck: Deck) -> SecretOperation:
-        on_card = operation_layout(deck).identities
+        on_card = operation_layout(deck, self.board_data).identities
         cards = letters(deck.players)
         identities = [on_card[cards.index(letter)] for letter in self.card_letters()]
         return SecretOperation(deck.players, self.seed, self.robot, identities)
-
-    @property
-    def printed(self) -> PrintedCards | None:
-        return self.game if isinstance(self.game, PrintedCards) else None
-
-    def waiting_for_deck(self) -> bool:
-        return self.printed is not None and self.printed.inner is None
 
     @property
     def rules(self) -> SecretOperation:
         """The rules engine itself (with printed cards, `game.deck` is the printed deck)."""
         return self.game.inner if isinstance(self.game, PrintedCards) else self.game
 
-    def secrets(self) -> dict[str, Any] | None:
-        """Who is what, for the event stream (marked secret); None with the boxed cards or
-        while the deck number is not known yet."""
-        if self.printed is None or self.printed.deck is None:
-            return None
-        names = self.seats.names
-        return {"deck": self.printed.deck.number,
-                "cards": dict(zip(names, self.card_letters(), strict=True)),
-                "identities": dict(zip(names, self.game.identities, strict=True))}
+    def printed_secrets(self, deck: Deck) -> dict[str, Any]:
+        return {"identities": dict(zip(self.seats.names, self.game.identities, strict=True))}
 
-    def grammar(self, decision: Decision, commands: list[tuple[Intent, list[str]]]
-                ) -> Grammar | None:
-        """The deck number is heard digit by digit; every other decision uses `choices`."""
-        if decision.kind != DECK_DECISION:
-            return None
-        first = None if self.game.heard else first_groups("secret-operation")
-        return DeckNumberGrammar(commands, first)
-
-    def example_decision(self, kind: str, seat: int = 0) -> Decision:
+    def example_decision(self, kind: str, which: int = 0) -> Decision:
         """The decision of `kind` as the host would ask it (for `voicehost hear`); sets the
-        game to a moment where it is pending: the start, `seat`'s first turn, or `seat`
+        game to a moment where it is pending: the start, `which`'s first turn, or `which`
         reading out module one."""
         kinds = ("first_player", "turn", "reveal")
         if kind not in kinds:
             raise ValueError(f"Secret Operation has no decision {kind!r}; try: {', '.join(kinds)}")
         players = self.game.players
-        actions = [] if kind == "first_player" else [Action("first_player", None, str(seat))]
+        actions = [] if kind == "first_player" else [Action("first_player", None, str(which))]
         if kind == "reveal":
             cards = len(self.robot[0])
-            first = (seat - cards + 1) % players  # module one fills up at seat's add
+            first = (which - cards + 1) % players  # module one fills up at seat which's add
             actions = [Action("first_player", None, str(first))]
             actions += [Action("turn", (first + i) % players, "add:1") for i in range(cards)]
         self.replay(actions)
@@ -224,13 +188,9 @@ class SecretOperationTable(SeatedTable):
                 said.append(self.lines("module_board", **facts))
         return "; ".join(said)
 
-    def prompt(self, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION:
-            return self.lines("deck_ask_rest" if self.game.heard else "deck_ask")
+    def ask(self, decision: Decision) -> str:
         if decision.kind == "first_player" and self.printed is not None:
-            takes = " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
-                             for seat, letter in enumerate(self.card_letters()))
-            return f"{self.lines('printed_deal', takes=takes)} {self.lines('first_player')}"
+            return f"{self.lines('printed_deal', takes=self.takes())} {self.lines('first_player')}"
         if decision.kind == "first_player":
             return self.lines("first_player")
         name = self.name_of(decision.decider)
@@ -245,27 +205,18 @@ class SecretOperationTable(SeatedTable):
 
     # -- what the table may say -------------------------------------------------------------
 
-    def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
-        if decision.kind == DECK_DECISION:
-            return []  # heard through `grammar`
+    def choices(self, decision: Decision) -> Choices:
         if decision.kind == "first_player":
             return self._first_player_choices()
         if decision.kind == "reveal":
             return self._reveal_choices()
         return self._turn_choices(decision.decider)
 
-    def _targets(self, seat: int, actor: int | None) -> list[str]:
-        targets = self.seats.templates(seat)
-        if seat == actor:
-            targets = targets + load_yaml("common/intents.yaml")["self"]
-        return targets
-
-    def _first_player_choices(self) -> list[tuple[Intent, list[str]]]:
+    def _first_player_choices(self) -> Choices:
         said = self.intents["first_player"]
-        groups = [(Intent("choose", str(seat)),
-                   [p.format(target=t) for p in said["seat"] for t in self._targets(seat, None)])
-                  for seat in range(self.game.players)]
-        return groups + [(Intent("choose", HOST_PICKS), said["host_picks"])]
+        seats = [str(seat) for seat in range(self.game.players)]
+        return (self.seat_choices(seats, said["seat"], None)
+                + [(Intent("choose", HOST_PICKS), said["host_picks"])])
 
     def _turn_choices(self, seat: int) -> list[tuple[Intent, list[str]]]:
         said, cards = self.intents["turn"], self.intents["cards"]
@@ -281,7 +232,7 @@ class SecretOperationTable(SeatedTable):
         for target in players:
             groups.append((Intent("choose", f"block:{target}"),
                            [t.format(target=w) for t in said["block"]
-                            for w in self._targets(target, seat)]))
+                            for w in self.targets(target, seat)]))
         groups += [(Intent("choose", "add:"), said["add_which"]),
                    (Intent("choose", "discard:"), said["discard_which"]),
                    (Intent("choose", "block:"), said["block_whom"])]
@@ -295,7 +246,7 @@ class SecretOperationTable(SeatedTable):
                          for c in cards[card]]) for card in CARD_TYPES]
             groups += [(Intent("choose", f"{actor}{ACTOR}block:{target}"),
                         [t.format(name=name, target=w) for t in said["named_block"]
-                         for w in self._targets(target, actor)]) for target in players]
+                         for w in self.targets(target, actor)]) for target in players]
         return groups
 
     def _reveal_choices(self) -> list[tuple[Intent, list[str]]]:
@@ -328,9 +279,7 @@ class SecretOperationTable(SeatedTable):
         index = self.game.revealing
         return self.robot[index] if index is not None else ()
 
-    def options_spoken(self, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION:
-            return self.lines("deck_options")
+    def say_options(self, decision: Decision) -> str:
         if decision.kind == "first_player":
             names = spoken_list([self.name_of(seat) for seat in range(self.game.players)])
             return self.lines("options_first_player", names=names)
@@ -366,7 +315,7 @@ class SecretOperationTable(SeatedTable):
     def describe_action(self, action: Action) -> str:
         """A past move in words, e.g. for "Undone: Fox added a card to module two"."""
         if action.kind == DECK_DECISION:
-            return self.lines("undone_deck_number")
+            return super().describe_action(action)
         if action.kind == "first_player" or action.player is None:
             if action.choice == HOST_PICKS:
                 return self.lines("moved_first_lot")
@@ -382,12 +331,7 @@ class SecretOperationTable(SeatedTable):
             return self.lines("moved_discard", name=name, card=self.lines(f"a_{target}"))
         return self.lines("moved_block", name=name, target=self.name_of(int(target)))
 
-    def skip_action(self, decision: Decision) -> Action | None:
-        return None
-
-    def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
-            return self.lines(illegal.reason, **illegal.facts)
+    def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
         facts, line = illegal.facts, self.lines
         name = self.name_of(decision.decider) if decision.decider is not None else ""
         reason = illegal.reason
@@ -435,7 +379,7 @@ class SecretOperationTable(SeatedTable):
                 continue
             said += self._sit_out(sitting_out)
             sitting_out = []
-            said += getattr(self, f"_say_{event.kind}", lambda facts: [])(event.facts)
+            said += self.say(event)
         return said + self._sit_out(sitting_out)
 
     def _sit_out(self, seats: list[int]) -> list[str]:
@@ -497,15 +441,6 @@ class SecretOperationTable(SeatedTable):
                 self.lines("printed_impostors", names=impostors,
                            winners=spoken_list([self.name_of(s) for s in facts["winners"]]))]
 
-    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
-
-    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines(facts["reason"], **facts)]
-
-    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
-
     # -- what the table can ask for ---------------------------------------------------------
 
     def context(self, decision: Decision) -> dict[str, Any]:
@@ -524,18 +459,18 @@ class SecretOperationTable(SeatedTable):
     def recap(self, decision: Decision) -> list[str]:
         return [] if self.waiting_for_deck() else [self.status()]
 
-    def help(self) -> str:
-        return self.lines("help")
-
     def standings(self) -> str:
         if self.waiting_for_deck():
-            return self.lines("deck_ask_rest" if self.game.heard else "deck_ask")
+            return self.deck_prompt()
         game = self.rules
         if game.winner is not None:
             return self.lines(f"progress_over_{game.winner}", assembled=game.assembled())
         return self.lines("progress", assembled=game.assembled(), deck=self.deck_said(game.deck))
 
-    def tally(self) -> str:
+    def tally(self) -> list[str]:
+        return [self._discard_pile()]
+
+    def _discard_pile(self) -> str:
         if self.waiting_for_deck():
             return self.lines("discard_pile_empty")
         pile = self.game.discard_pile
@@ -565,7 +500,7 @@ class SecretOperationTable(SeatedTable):
         if game.blocked:
             said.append(line("status_blocked",
                              names=spoken_list([self.name_of(s) for s in sorted(game.blocked)])))
-        said.append(self.tally())
+        said.append(self._discard_pile())
         if game.turn is not None:
             if game.revealing is not None:
                 said.append(line("status_reveal", name=self.name_of(game.turn),

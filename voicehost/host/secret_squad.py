@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from voicehost.cards.deck import Deck
-from voicehost.cards.layout import SQUAD_BOXES, letters, squad_layout
-from voicehost.cards.printed import (
-    DECK_DECISION,
-    DeckNumberGrammar,
-    PrintedCards,
-    first_groups,
-    say_digits,
-)
 from voicehost.games.base import Action, Decision, Event, IllegalAction
-from voicehost.games.secret_squad import ANSWERS, SQUADS, SecretSquad, Settings, squad_cards
-from voicehost.host.lines import Lines, spoken_list
-from voicehost.host.table import SeatedTable, Seats
-from voicehost.intents.grammar import Grammar, Intent
+from voicehost.games.deck import Deck, letters
+from voicehost.games.layout import SQUAD_BOXES, squad_layout
+from voicehost.games.secret_squad import (
+    ANSWERS,
+    LONE_SQUAD_POINTS,
+    SQUADS,
+    SecretSquad,
+    Settings,
+    squad_cards,
+)
+from voicehost.host.lines import spoken_list
+from voicehost.host.table import Choices, Seats, Table
+from voicehost.intents.grammar import Intent
 from voicehost.prompts_dir import load_yaml
 
 
@@ -26,29 +25,20 @@ def question_deck() -> list[dict[str, str]]:
     return load_yaml("secret_squad/questions.yaml")["cards"]
 
 
-class SecretSquadTable(SeatedTable):
+class SecretSquadTable(Table):
     name = "secret_squad"
     title = "Secret Squad"
     deck_game = "secret-squad"
     settings_type = Settings
-    printed_cards = True  # `cards`: None (the boxed cards), "ask", or a deck number
 
     def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
                  cards: str | None = None) -> None:
-        self.seats = seats
-        self.seed = seed
-        self.settings = settings or Settings()
+        settings = settings or Settings()
         for key in ("rounds", "cards_per_round"):  # 0 would be a game that never ends
-            if getattr(self.settings, key) < 1:
-                raise ValueError(f"setting {key} wants 1 or more, not "
-                                 f"{getattr(self.settings, key)}")
-        self.cards = cards
+            if getattr(settings, key) < 1:
+                raise ValueError(f"setting {key} wants 1 or more, not {getattr(settings, key)}")
         self.deck = question_deck()
-        self.lines = Lines("common/lines.yaml", "secret_squad/lines.yaml", "cards/lines.yaml",
-                           seed=seed)
-        if cards is not None:
-            self._check_printed(cards)
-        self.game: Any = self._new_game()
+        super().__init__(seats, seed, settings, cards)
 
     def _boxed_game(self) -> Any:
         return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
@@ -73,40 +63,19 @@ class SecretSquadTable(SeatedTable):
                  for r in range(1, self.settings.rounds + 1)]
         return SecretSquad(deck.players, self.seed, len(self.deck), self.settings, dealt=dealt)
 
-    @property
-    def printed(self) -> PrintedCards | None:
-        return self.game if isinstance(self.game, PrintedCards) else None
-
-    def waiting_for_deck(self) -> bool:
-        return self.printed is not None and self.printed.inner is None
-
-    def secrets(self) -> dict[str, Any] | None:
-        """What the host knows and the table must not hear before each reveal (for the event
-        stream, marked secret); None while the cards are the boxed ones or not known yet."""
-        if self.printed is None or self.printed.deck is None:
-            return None
+    def printed_secrets(self, deck: Deck) -> dict[str, Any]:
         names = self.seats.names
-        return {"deck": self.printed.deck.number,
-                "cards": dict(zip(names, self.card_letters(), strict=True)),
-                "rounds": [{"round": r, "box": self.box(r),
+        return {"rounds": [{"round": r, "box": self.box(r),
                             "squads": dict(zip(names, squads, strict=True))}
                            for r, squads in enumerate(self.game.dealt, 1)]}
 
-    def grammar(self, decision: Decision, commands: list[tuple[Intent, list[str]]]
-                ) -> Grammar | None:
-        """The deck number is heard digit by digit; every other decision uses `choices`."""
-        if decision.kind != DECK_DECISION:
-            return None
-        first = None if self.game.heard else first_groups("secret-squad")
-        return DeckNumberGrammar(commands, first)
-
-    def example_decision(self, kind: str, seat: int = 0) -> Decision:
-        """The decision of `kind` as the host would ask it of `seat` (for `voicehost hear`)."""
+    def example_decision(self, kind: str, which: int = 0) -> Decision:
+        """The decision of `kind` as the host would ask it of `which` (for `voicehost hear`)."""
         options = {"deal": ("ready",), "ready": ("ready",), "answer": ANSWERS,
-                   "point": self.game.point_options(seat), "squad": SQUADS}
+                   "point": self.game.point_options(which), "squad": SQUADS}
         if kind not in options:
             raise ValueError(f"Secret Squad has no decision {kind!r}; try: {', '.join(options)}")
-        return Decision(kind, None if kind in ("deal", "ready") else seat, options[kind])
+        return Decision(kind, None if kind in ("deal", "ready") else which, options[kind])
 
     # -- words ----------------------------------------------------------------------------
 
@@ -116,10 +85,8 @@ class SecretSquadTable(SeatedTable):
                            rounds=self.lines.count("rounds", self.settings.rounds),
                            cards=self.lines.count("questions", self.settings.cards_per_round))]
 
-    def prompt(self, decision: Decision) -> str:
+    def ask(self, decision: Decision) -> str:
         line = self.lines
-        if decision.kind == DECK_DECISION:
-            return line("deck_ask_rest" if self.game.heard else "deck_ask")
         if decision.kind == "deal" and self.printed is not None:
             return self._printed_deal()
         if decision.kind == "deal":
@@ -140,44 +107,23 @@ class SecretSquadTable(SeatedTable):
         box = self.box(self.game.round)
         if self.game.round > 1:
             return self.lines("printed_box", round=self.game.round, box=box)
-        takes = " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
-                         for seat, letter in enumerate(self.card_letters()))
-        return self.lines("printed_deal", round=self.game.round, takes=takes, box=box)
+        return self.lines("printed_deal", round=self.game.round, takes=self.takes(), box=box)
 
-    def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
-        if decision.kind == DECK_DECISION:
-            return []  # heard through `grammar`
+    def choices(self, decision: Decision) -> Choices:
         if decision.kind in ("deal", "ready"):
-            return [(Intent("choose", "ready"), t)
-                    for t in load_yaml("common/intents.yaml")["ready"].values()]
+            return self.ready_choices()
         if decision.kind == "point":
-            return self._point_choices(decision)
+            patterns = load_yaml("common/intents.yaml")["pointed_at"]
+            return self.seat_choices(decision.options, patterns, decision.decider)
         templates = load_yaml("secret_squad/intents.yaml")[decision.kind]
         return [(Intent("choose", option), templates[option]) for option in decision.options]
 
-    def _point_choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]:
-        common = load_yaml("common/intents.yaml")
-        groups = []
-        for option in decision.options:
-            seat = int(option)
-            targets = self.seats.templates(seat)
-            if seat == decision.decider:
-                targets = targets + common["self"]
-            groups.append((Intent("choose", option),
-                           [p.format(target=t) for p in common["pointed_at"] for t in targets]))
-        return groups
-
-    def options_spoken(self, decision: Decision) -> str:
+    def say_options(self, decision: Decision) -> str:
         if decision.kind == "point":
-            names = [self.name_of(int(o)) for o in decision.options]
-            return self.lines("options_point", names=spoken_list(names))
-        if decision.kind == DECK_DECISION:
-            return self.lines("deck_options")
+            return self.lines("options_point", names=self.names_of(
+                [int(o) for o in decision.options]))
         kind = "ready" if decision.kind == "deal" else decision.kind
         return self.lines(f"options_{kind}")
-
-    def action_for(self, decision: Decision, value: str) -> Action:
-        return Action(decision.kind, decision.decider, value)
 
     def describe_choice(self, decision: Decision, value: str) -> str:
         name = self.name_of(decision.decider)
@@ -190,20 +136,17 @@ class SecretSquadTable(SeatedTable):
     def skip_action(self, decision: Decision) -> Action | None:
         return Action("skip_card", None) if decision.kind == "answer" else None
 
-    def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
-            return self.lines(illegal.reason, **illegal.facts)
+    def describe_action(self, action: Action) -> str:
+        if action.kind == "point":  # the seat pointed at, by name
+            action = Action(action.kind, action.player, self.name_of(int(action.choice)))
+        return super().describe_action(action)
+
+    def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
         if illegal.reason == "too_many_in_squad":
             claimed = spoken_list([self.name_of(s) for s in illegal.facts["claimed"]])
             return self.lines("too_many", cards=illegal.facts["cards"],
                               squad=illegal.facts["squad"], claimed=claimed)
         return self.lines("options", options=self.options_spoken(decision))
-
-    def narrate(self, events: Sequence[Event]) -> list[str]:
-        said: list[str] = []
-        for event in events:
-            said += getattr(self, f"_say_{event.kind}", lambda facts: [])(event.facts)
-        return said
 
     def _say_answered(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("answered", name=self.name_of(facts["player"]),
@@ -222,15 +165,6 @@ class SecretSquadTable(SeatedTable):
     def _say_point_now(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("countdown")]
 
-    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
-
-    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines(facts["reason"], **facts)]
-
-    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
-
     def _say_reveal_now(self, facts: dict[str, Any]) -> list[str]:
         if self.printed is not None:
             return [self.lines("printed_reveal", box=self.box(facts["round"]))]
@@ -242,7 +176,7 @@ class SecretSquadTable(SeatedTable):
             said.append(self._who_was_what(facts["squads"]))
         for seat, award in enumerate(facts["awards"]):
             name = self.name_of(seat)
-            if award["pick"] == 4:
+            if award["pick"] == LONE_SQUAD_POINTS:
                 line = self.lines("alone", name=name, squad=facts["squads"][seat])
             elif award["pick"]:
                 line = self.lines("found", name=name)
@@ -259,10 +193,7 @@ class SecretSquadTable(SeatedTable):
         return self.lines("printed_squads", yellow=members("yellow"), red=members("red"))
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
-        winners = facts["winners"]
-        key = "winner" if len(winners) == 1 else "winners"
-        said = [self.lines(key, winners=spoken_list([self.name_of(s) for s in winners]),
-                           points=facts["scores"][winners[0]])]
+        said = [self.winners_line(facts)]
         next_box = self.box(self.settings.rounds + 1)
         if self.printed is not None and next_box + self.settings.rounds - 1 <= SQUAD_BOXES:
             said.append(self.lines("rematch", box=next_box))
@@ -292,26 +223,19 @@ class SecretSquadTable(SeatedTable):
         return recap + [self.lines("answered", name=self.name_of(seat), answer=answer)
                         for seat, answer in sorted(card.answers.items())]
 
-    def help(self) -> str:
-        return self.lines("help")
-
-    def standings(self) -> str:
-        order = sorted(range(self.game.players), key=lambda s: -self.game.scores[s])
-        items = [self.lines("score_item", name=self.name_of(s), points=self.game.scores[s])
-                 for s in order]
-        return self.lines("standings", scores=", ".join(items))
-
     def status(self) -> str:
         """Where the game stands: the round and card, then the scores."""
+        if self.waiting_for_deck():
+            return self.deck_prompt()
         where = [self.lines("recap_card", index=len(self.game.cards), round=self.game.round)
                  ] if self.game.cards else []
         return " ".join([*where, self.standings()])
 
-    def tally(self) -> str:
+    def tally(self) -> list[str]:
         if self.waiting_for_deck():
-            return self.lines("no_tally")
+            return [self.lines("no_tally")]
         cards = self.game.cards
         done = [i for i, card in enumerate(cards) if len(card.answers) == self.game.players]
         if not done:
-            return self.lines("no_tally")
-        return " ".join(self._tally_line(self.game.tally(i)) for i in done)
+            return [self.lines("no_tally")]
+        return [" ".join(self._tally_line(self.game.tally(i)) for i in done)]

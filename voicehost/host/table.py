@@ -1,17 +1,34 @@
-"""What the host needs from each game besides its rules: words for its decisions and events."""
+"""What the host needs from each game besides its rules: the words for its decisions and events.
+
+`Table` declares every hook the host calls. The hooks a game must fill in are abstract (a game
+registered without one is refused, see registry.py); the rest have defaults. The table owns
+the plumbing every game shares: seats and names, the printed deck's number (its own decision,
+heard digit by digit), re-building the rules engine from the journal, and standings.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar, Protocol
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
 
-from voicehost.cards.printed import PrintedCards, check_deck, dealt_letters, known_deck
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
-from voicehost.host.lines import Lines
-from voicehost.intents.grammar import Intent
+from voicehost.games.deck import Deck
+from voicehost.games.printed import (
+    DECK_DECISION,
+    PrintedCards,
+    check_deck,
+    dealt_letters,
+    known_deck,
+)
+from voicehost.host.deck_number import DeckNumberGrammar, first_groups, say_digits
+from voicehost.host.lines import Lines, spoken_list
+from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
+from voicehost.store.journal import VERSION
+
+Choices = list[tuple[Intent, list[str]]]  # each option's intent and the phrases that say it
 
 
 @dataclass(frozen=True)
@@ -31,6 +48,17 @@ class Seats:
         return [p.format(name=self.names[seat], number=number) for p in patterns]
 
 
+@dataclass(frozen=True)
+class Timer:
+    """A decision that also ends by itself (a study timer): `choice` is taken when `seconds`
+    have passed; each (seconds left, line) warning is said on the way."""
+
+    seconds: float
+    choice: str
+    done: str  # said when time is up
+    warnings: list[tuple[float, str]] = field(default_factory=list)
+
+
 def settings_from(kind: type[Any], given: dict[str, Any]) -> Any:
     """A game's Settings dataclass from `--set key=value` strings; ValueError names the problem."""
     known = {f.name: f for f in fields(kind)}
@@ -48,39 +76,54 @@ def settings_from(kind: type[Any], given: dict[str, Any]) -> Any:
     return kind(**values)
 
 
-class SeatedTable(ABC):
-    """What every game's table shares: seats, a seed, its settings and, with printed cards, a
-    deck. The journal's setup record holds exactly these, so a table rebuilds from it."""
+class Table(ABC):
+    """One game as the host sees it. `game` is the pure rules engine (wrapped in PrintedCards
+    while a printed deck's number is being read), rebuilt by `replay`.
 
-    name: ClassVar[str]
-    deck_game: ClassVar[str]  # the game's name in deck numbers and on the command line
+    A game's table sets what its own words need, then calls `Table.__init__`, which checks
+    printed cards and builds the engine. The journal's setup record holds exactly the
+    constructor's arguments, so a table rebuilds from it."""
+
+    name: ClassVar[str]  # in the journal and prompts/<name>/
+    title: ClassVar[str]  # said aloud
+    deck_game: ClassVar[str]  # the game's name on the command line and in deck numbers
     settings_type: ClassVar[type[Any]]
+    secret_options: ClassVar[frozenset[str]] = frozenset()  # decisions whose options a
+    # display must not show (they would give a secret away)
+    score_events: ClassVar[tuple[str, ...]] = ()  # rules events streamed as "score" events
     seats: Seats
     seed: int
-    settings: Any
+    settings: Any  # the game's settings_type
     cards: str | None  # None: the boxed game; "ask", or a deck number: printed cards
     lines: Lines
+    game: Any  # the rules engine (a Game), or PrintedCards around it
+
+    def __init__(self, seats: Seats, seed: int, settings: Any, cards: str | None) -> None:
+        self.seats = seats
+        self.seed = seed
+        self.settings = settings
+        self.cards = cards
+        self.lines = Lines("common/lines.yaml", f"{self.name}/lines.yaml", "cards/lines.yaml",
+                           seed=seed)
+        if cards is not None:
+            self._check_printed(cards)
+        self.game = self._new_game()
 
     @classmethod
     def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
-                     cards: str | None = None) -> Any:
+                     cards: str | None = None) -> Table:
         return cls(seats, seed, settings_from(cls.settings_type, settings), cards)
 
     @classmethod
-    def from_setup(cls, record: dict[str, Any]) -> Any:
+    def from_setup(cls, record: dict[str, Any]) -> Table:
         return cls(Seats(tuple(record["names"])), record["seed"],
                    cls.settings_type(**record.get("settings", {})), record.get("cards"))
 
     def setup_record(self) -> dict[str, Any]:
-        record = {"type": "setup", "game": self.name, "names": list(self.seats.names),
+        record = {"type": "setup", "version": VERSION, "game": self.name,
+                  "names": list(self.seats.names),
                   "seed": self.seed, "settings": asdict(self.settings)}
         return record if self.cards is None else {**record, "cards": self.cards}
-
-    def _new_game(self) -> Any:
-        if self.cards is None:
-            return self._boxed_game()
-        return PrintedCards(self.deck_game, len(self.seats.names), known_deck(self.cards),
-                            self._printed_game)
 
     def replay(self, actions: Sequence[Action]) -> list[Event]:
         """The game as `actions` leave it, from a new one; the last action's events (what a
@@ -91,67 +134,208 @@ class SeatedTable(ABC):
             events = self.game.apply(action)
         return events
 
-    def _check_printed(self, cards: str) -> None:
-        """ValueError (a sentence for the table) when these cards cannot host this game."""
-        check_deck(cards, self.deck_game, len(self.seats.names), self.lines)
-
     def name_of(self, seat: int) -> str:
         return self.seats.names[seat].title()
 
-    def card_letters(self) -> tuple[str, ...]:
-        """The card each seat takes, seat by seat: shuffled by the game's seed."""
-        return dealt_letters(self.seed, len(self.seats.names))
+    def names_of(self, seats: Sequence[int]) -> str:
+        """"Fox, Owl and Bear"."""
+        return spoken_list([self.name_of(seat) for seat in seats])
+
+    # -- the rules engine, boxed or printed -------------------------------------------------
 
     @abstractmethod
     def _boxed_game(self) -> Game:
         """The rules engine for the game's own boxed cards."""
 
     @abstractmethod
-    def _printed_game(self, deck: Any) -> Game:
+    def _printed_game(self, deck: Deck) -> Game:
         """The rules engine once the printed deck is known."""
 
+    def _new_game(self) -> Any:
+        if self.cards is None:
+            return self._boxed_game()
+        return PrintedCards(self.deck_game, len(self.seats.names), known_deck(self.cards),
+                            self._printed_game)
 
-class Table(Protocol):
-    """One game as the host sees it. `game` is the pure rules engine, rebuilt by `replay`."""
+    def _check_printed(self, cards: str) -> None:
+        """ValueError (a sentence for the table) when these cards cannot host this game."""
+        check_deck(cards, self.deck_game, len(self.seats.names), self.lines)
 
-    name: str
-    title: str
-    game: Game
-    seats: Seats
-    lines: Lines
+    @property
+    def printed(self) -> PrintedCards | None:
+        return self.game if isinstance(self.game, PrintedCards) else None
 
-    def setup_record(self) -> dict[str, Any]: ...
+    def waiting_for_deck(self) -> bool:
+        return self.printed is not None and self.printed.inner is None
 
-    def name_of(self, seat: int) -> str: ...
+    def card_letters(self) -> tuple[str, ...]:
+        """The card each seat takes, seat by seat: shuffled by the game's seed."""
+        return dealt_letters(self.seed, len(self.seats.names))
 
-    def replay(self, actions: Sequence[Action]) -> list[Event]: ...
+    def takes(self) -> str:
+        """"Fox, take card C. Owl, take card A." for dealing printed cards by voice."""
+        return " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
+                        for seat, letter in enumerate(self.card_letters()))
 
-    def opening(self) -> list[str]: ...
+    def deck_prompt(self) -> str:
+        return self.lines("deck_ask_rest" if self.game.heard else "deck_ask")
 
-    def prompt(self, decision: Decision) -> str: ...
+    def secrets(self) -> dict[str, Any] | None:
+        """What the host knows and the table must not hear before each reveal (for the event
+        stream, marked secret); None while the cards are the boxed ones or not known yet."""
+        if self.printed is None or self.printed.deck is None:
+            return None
+        deck = self.printed.deck
+        return {"deck": deck.number,
+                "cards": dict(zip(self.seats.names, self.card_letters(), strict=True)),
+                **self.printed_secrets(deck)}
 
-    def choices(self, decision: Decision) -> list[tuple[Intent, list[str]]]: ...
+    def printed_secrets(self, deck: Deck) -> dict[str, Any]:
+        """The game's own secrets on printed cards (who is in which squad, ...)."""
+        return {}
 
-    def options_spoken(self, decision: Decision) -> str: ...
+    # -- what the host asks and hears -------------------------------------------------------
 
-    def action_for(self, decision: Decision, value: str) -> Action: ...
+    def prompt(self, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION:
+            return self.deck_prompt()
+        return self.ask(decision)
 
-    def describe_choice(self, decision: Decision, value: str) -> str: ...
+    @abstractmethod
+    def ask(self, decision: Decision) -> str:
+        """The line that asks the decider for this decision."""
 
-    def skip_action(self, decision: Decision) -> Action | None: ...
+    def grammar(self, decision: Decision, commands: Choices) -> Grammar:
+        """What the host accepts while `decision` is pending: its options and every command.
+        The deck number is heard digit by digit."""
+        if decision.kind == DECK_DECISION:
+            first = None if self.game.heard else first_groups(self.deck_game)
+            return DeckNumberGrammar(commands, first)
+        return Grammar.build(self.choices(decision) + commands)
 
-    def narrate(self, events: Sequence[Event]) -> list[str]: ...
+    @abstractmethod
+    def choices(self, decision: Decision) -> Choices:
+        """Each option of `decision` and the phrases that choose it ([] for free speech)."""
 
-    def refusal(self, illegal: IllegalAction, decision: Decision) -> str: ...
+    def ready_choices(self) -> Choices:
+        return [(Intent("choose", "ready"), t)
+                for t in load_yaml("common/intents.yaml")["ready"].values()]
 
-    def context(self, decision: Decision) -> dict[str, Any]: ...
+    def seat_choices(self, options: Sequence[str], patterns: Sequence[str],
+                     chooser: int | None) -> Choices:
+        """Seats as options: every pattern ("I point at {target}") with every way to name
+        the seat, and "myself" for the chooser's own."""
+        return [(Intent("choose", option),
+                 [p.format(target=t) for p in patterns for t in self.targets(int(option), chooser)])
+                for option in options]
 
-    def recap(self, decision: Decision) -> list[str]: ...
+    def targets(self, seat: int, chooser: int | None) -> list[str]:
+        """Every way to name `seat`, with "myself" when it is the chooser's own."""
+        own = load_yaml("common/intents.yaml")["self"] if seat == chooser else []
+        return self.seats.templates(seat) + own
 
-    def help(self) -> str: ...
+    def options_spoken(self, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION:
+            return self.lines("deck_options")
+        return self.say_options(decision)
 
-    def standings(self) -> str: ...
+    @abstractmethod
+    def say_options(self, decision: Decision) -> str:
+        """The options, read aloud after a player was not understood twice."""
 
-    def tally(self) -> str: ...
+    def action_for(self, decision: Decision, value: str) -> Action:
+        return Action(decision.kind, decision.decider, value)
 
-    def status(self) -> str: ...
+    @abstractmethod
+    def describe_choice(self, decision: Decision, value: str) -> str:
+        """A scoring choice read back for confirmation ("Fox pointed at Owl")."""
+
+    def describe_action(self, action: Action) -> str:
+        """A past move in words, for "Undone: ...": the game's `undone_<kind>` line, told the
+        player's `name` and the `choice`."""
+        name = self.name_of(action.player) if action.player is not None else ""
+        return self.lines(f"undone_{action.kind}", name=name, choice=action.choice)
+
+    def skip_action(self, decision: Decision) -> Action | None:
+        """The action "skip" takes at this decision, or None when nothing can be skipped."""
+        return None
+
+    def timer(self, decision: Decision) -> Timer | None:
+        """A clock that also ends this decision, or None."""
+        return None
+
+    def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
+        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
+            return self.lines(illegal.reason, **illegal.facts)
+        return self.refuse(illegal, decision)
+
+    def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
+        """Why the rules refused a choice, for the table."""
+        return self.lines("options", options=self.options_spoken(decision))
+
+    # -- what happened ----------------------------------------------------------------------
+
+    def narrate(self, events: Sequence[Event]) -> list[str]:
+        said: list[str] = []
+        for event in events:
+            said += self.say(event)
+        return said
+
+    def say(self, event: Event) -> list[str]:
+        """One event in words: the table's `_say_<kind>` method, or nothing."""
+        return getattr(self, f"_say_{event.kind}", lambda facts: [])(event.facts)
+
+    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
+
+    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines(facts["reason"], **facts)]
+
+    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
+
+    def winners_line(self, facts: dict[str, Any]) -> str:
+        winners = facts["winners"]
+        key = "winner" if len(winners) == 1 else "winners"
+        return self.lines(key, winners=self.names_of(winners),
+                          points=facts["scores"][winners[0]])
+
+    @abstractmethod
+    def example_decision(self, kind: str, which: int = 0) -> Decision:
+        """The decision of `kind` as the host would ask it, for `voicehost hear`: `which` is
+        the seat asked (Ferret Out: the pouch pair whose words a guess offers). May move this
+        table's game to a moment where `kind` is pending."""
+
+    # -- what the table can ask for ---------------------------------------------------------
+
+    @abstractmethod
+    def opening(self) -> list[str]:
+        """What the host says before the first decision of a new game."""
+
+    def context(self, decision: Decision) -> dict[str, Any]:
+        """Public facts for the `listen` event (round, card, ...)."""
+        return {}
+
+    def recap(self, decision: Decision) -> list[str]:
+        """Where the game stands, said when a saved game is resumed."""
+        return []
+
+    def help(self) -> str:
+        return self.lines("help")
+
+    def scoreboard(self, scores: Sequence[int]) -> str:
+        order = sorted(range(len(scores)), key=lambda s: -scores[s])
+        items = [self.lines("score_item", name=self.name_of(s), points=scores[s])
+                 for s in order]
+        return self.lines("standings", scores=", ".join(items))
+
+    def standings(self) -> str:
+        return self.scoreboard(self.game.scores)
+
+    @abstractmethod
+    def tally(self) -> list[str]:
+        """What "tally" reads back (the answers so far, the clues, the discard pile)."""
+
+    @abstractmethod
+    def status(self) -> str:
+        """Where the game stands, for "status"."""

@@ -14,8 +14,11 @@ from functools import cache
 from hassil.parse_expression import parse_sentence
 from hassil.sample import sample_expression
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import DamerauLevenshtein
 
 SNAP_THRESHOLD = 85.0  # rapidfuzz ratio a near miss needs to count as a phrase
+SNAP_CANDIDATES = 5  # the nearest phrases a near miss is checked against, nearest first
+SHORTEST_SLIP = 3  # a word shorter than this is never taken for a slip of another
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,7 @@ class Grammar:
 
     def __init__(self, phrases: Mapping[str, Intent]) -> None:
         self.intents = dict(phrases)
+        self.words = frozenset(word for phrase in self.intents for word in phrase.split())
 
     @classmethod
     def build(cls, groups: Iterable[tuple[Intent, Sequence[str]]]) -> Grammar:
@@ -64,14 +68,29 @@ class Grammar:
         return min((p for p, i in self.intents.items() if i == intent), key=len)
 
     def match(self, text: str) -> tuple[Intent | None, float]:
-        """The intent for `text` and how sure the match is (1.0 exact); None below the snap."""
+        """The intent for `text` and how sure the match is (1.0 exact); None when `text` is
+        no phrase, nor one with a slip of the tongue or the keyboard in it."""
         said = normalize(text)
         if not said:
             return None, 0.0
         if said in self.intents:
             return self.intents[said], 1.0
-        best = process.extractOne(said, self.phrases, scorer=fuzz.ratio,
-                                  score_cutoff=SNAP_THRESHOLD)
-        if best is None:
-            return None, 0.0
-        return self.intents[best[0]], best[1] / 100.0
+        for phrase, score, _ in process.extract(said, self.phrases, scorer=fuzz.ratio,
+                                                score_cutoff=SNAP_THRESHOLD,
+                                                limit=SNAP_CANDIDATES):
+            if self.slip_of(said, phrase):
+                return self.intents[phrase], score / 100.0
+        return None, 0.0
+
+    def slip_of(self, said: str, phrase: str) -> bool:
+        """Whether `said` is `phrase` with slips: word for word the same, or one letter wrong,
+        missing, extra or swapped in a word that means nothing else here. A word of this
+        grammar said in the wrong place ("player eleven" for "player seven" when eleven is not
+        in play is not even that) is a different answer, never a slip."""
+        words, meant = said.split(), phrase.split()
+        if len(words) != len(meant):
+            return False
+        return all(word == target or (
+            word not in self.words and len(target) >= SHORTEST_SLIP
+            and DamerauLevenshtein.distance(word, target) <= 1)
+            for word, target in zip(words, meant, strict=True))

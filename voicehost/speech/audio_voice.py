@@ -1,50 +1,54 @@
-"""Audio mode: the mouth speaks through the speaker, the ears listen through the microphone."""
+"""Audio mode: the mouth speaks through the speaker, the ears listen through the microphone.
+
+The devices can come and go. A lost microphone is MicrophoneLost for the host (which says so
+and waits in `wait_for_microphone`); a lost speaker is no reason to stop: its lines go to the
+console until it plays again.
+"""
 
 from __future__ import annotations
 
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TextIO
 
 from voicehost.speech.base import recognize
+from voicehost.speech.devices import AudioDeviceError
 from voicehost.speech.ears import Ears
 from voicehost.speech.mouth import Mouth
-from voicehost.voice import Hearing, Recording
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, Recording
+
+# A lost speaker is tried again after this long: a try can cost seconds (a speaker that
+# stopped taking audio is waited for), a line every few seconds must not.
+SPEAKER_RETRY_S = 30.0
 
 
 class AudioVoice:
-    """The host's Voice over real devices. Keeps the timings a benchmark needs."""
+    """The host's Voice over real devices."""
 
-    def __init__(self, mouth: Mouth, ears: Ears, listen_timeout_s: float = 12.0) -> None:
+    def __init__(self, mouth: Mouth, ears: Ears, listen_timeout_s: float = 12.0,
+                 console: TextIO | None = None) -> None:
         self.mouth = mouth
         self.ears = ears
         self.listen_timeout_s = listen_timeout_s
-        self.last_speech_ended_at: float | None = None
-        self.reply_latencies: list[float] = []  # player stopped → host's reply is audible
-        self.response_times: list[float] = []  # player stopped → text and confidence ready
+        self.console = console or sys.stdout  # where the lines go while the speaker is lost
+        self.speaker_lost_at: float | None = None  # monotonic time of the last failure
 
     def say(self, text: str) -> None:
-        called = time.monotonic()
-        spoken = self.mouth.say(text)
-        if self.last_speech_ended_at is not None:
-            first_audio_at = called + spoken.first_audio_s
-            self.reply_latencies.append(first_audio_at - self.last_speech_ended_at)
-            self.last_speech_ended_at = None
+        self._to_speaker(lambda: self.mouth.say(text), text)
 
     def listen(self, phrases: Sequence[str], timeout_s: float | None = None) -> Hearing | None:
         heard = self.ears.listen(phrases, self.listen_timeout_s if timeout_s is None
                                  else timeout_s)
         if heard is None:
             return None
-        self.last_speech_ended_at = heard.speech_ended_at
-        self.response_times.append(heard.response_s)
         return replace(heard.hearing, response_seconds=heard.response_s, snr_db=heard.snr_db)
 
     def record(self, phrases: Sequence[str]) -> Recording | None:
         heard = self.ears.listen(phrases, self.listen_timeout_s, keep_audio=True)
         if heard is None:
             return None
-        self.last_speech_ended_at = heard.speech_ended_at
         hearing = replace(heard.hearing, response_seconds=heard.response_s)
         recognizer = self.ears.recognizer
         if hearing.text or not getattr(recognizer, "open_vocabulary", False):
@@ -54,10 +58,37 @@ class AudioVoice:
         return Recording(hearing, heard.pcm, open_hearing.text, open_hearing.confidence)
 
     def play(self, pcm: bytes) -> None:
-        self.mouth.play_pcm(pcm)
+        seconds = len(pcm) / SAMPLE_WIDTH / SAMPLE_RATE
+        self._to_speaker(lambda: self.mouth.play_pcm(pcm),
+                         f"[a recording would play here, {seconds:.1f} s]")
 
     def too_loud(self) -> bool:
         return self.ears.room.too_loud()
 
+    def wait_for_microphone(self) -> None:
+        self.ears.microphone.reopen()
+
     def close(self) -> None:
         self.ears.close()
+
+    def _to_speaker(self, speak: Callable[[], object], text: str) -> None:
+        """`speak()`, or `text` on the console while the speaker is lost."""
+        lost_at = self.speaker_lost_at
+        if lost_at is not None and time.monotonic() - lost_at < SPEAKER_RETRY_S:
+            self._show(text)
+            return
+        try:
+            speak()
+        except AudioDeviceError as problem:
+            if lost_at is None:
+                self._show(f"(The speaker is lost: {problem.problem} The host's lines are "
+                           "shown here until it plays again.)")
+            self.speaker_lost_at = time.monotonic()
+            self._show(text)
+            return
+        if lost_at is not None:
+            self.speaker_lost_at = None
+            self._show("(The speaker plays again.)")
+
+    def _show(self, text: str) -> None:
+        print(text, file=self.console, flush=True)

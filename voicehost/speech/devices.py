@@ -232,11 +232,20 @@ def play(samples: np.ndarray, rate: int, device: DeviceSpec = None) -> Playback:
             f"Could not open the speaker {info.name!r} ({exc}).",
             "Check that it is connected and not used exclusively by another program.",
         ) from exc
-    with stream:
-        if not done.wait(seconds + 5.0):
-            raise AudioDeviceError(
-                f"The speaker {info.name!r} stopped taking audio.",
-                "Check the sound server (e.g. `pactl info`) or choose another output device.")
+    try:
+        with stream:
+            if not done.wait(seconds + 5.0):
+                raise AudioDeviceError(
+                    f"The speaker {info.name!r} stopped taking audio.",
+                    "Check the sound server (e.g. `pactl info`) or choose another output device.")
+    except sd.PortAudioError as exc:
+        raise NoOutputDeviceError(
+            f"The speaker {info.name!r} failed ({exc}).",
+            "Check that it is connected, or choose another output device.") from exc
+    if not last_audio:  # the stream ended before the sound did: the device went away
+        raise NoOutputDeviceError(
+            f"The speaker {info.name!r} went away mid-sentence.",
+            "Check that it is connected, or choose another output device.")
     # The stream ends when the last block is handed over, not when it has been heard.
     first = first_audio[0] if first_audio else called_at
     finished = max(last_audio[0] if last_audio else 0.0, first + seconds)

@@ -1,89 +1,61 @@
-"""Choosing the engine and putting the ears and the mouth together for audio mode."""
+"""Putting audio mode together: the engine (from the registry in engines.py) behind its front
+end, the ears and the mouth, as `AudioSettings` ask."""
 
 from __future__ import annotations
 
-import argparse
-import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from voicehost.speech.base import Recognizer
+from voicehost.speech.engines import ENGINES, MODELS_DIR
 from voicehost.voice import Voice
 
-MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
-ENGINES = ("auto", "vosk", "pocketsphinx", "whisper")
+
+@dataclass(frozen=True)
+class AudioSettings:
+    """What audio mode is asked for: how to hear, how to speak, through which devices."""
+
+    engine: str = "auto"  # a name in engines.ENGINES
+    model: Path | None = None  # the engine's model directory; None: the engine looks for one
+    front_end: str = "none"  # one of frontend.FRONT_ENDS
+    rate: int = 175  # speech rate, words per minute
+    volume: float = 1.0  # 0 to 1
+    voice: str | None = None  # the text-to-speech voice (name or id); None: the default
+    silence: float = 0.5  # seconds of silence that end an answer
+    input_device: str | None = None  # index or (part of a) name; None: the system default
+    output_device: str | None = None
 
 
 def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = MODELS_DIR,
                     *, whole_utterances: bool = False) -> tuple[Recognizer, str]:
-    """The recognizer `engine` names, and a notice. "auto": vosk when a model is present,
-    else Whisper for short phrase lists and pocketsphinx for long ones (split.py), else
-    pocketsphinx alone when Whisper is not installed.
-    `whole_utterances`: each utterance is heard alone, as from a file, not as the next one
-    of a live conversation (pocketsphinx; vosk is unchanged)."""
-    from voicehost.speech.models import NO_MODEL_MESSAGE
-    from voicehost.speech.vosk_engine import find_model
-
-    if engine == "whisper":
-        whisper, why_not = _whisper_if_installed(model)
-        if whisper is None:
-            raise SystemExit(f"{why_not}.")
-        return whisper, "Listening with Whisper tiny.en (phrase scoring)."
-    model_dir = model if model is not None else find_model(models_dir)
-    if engine == "vosk" and model_dir is None:
-        raise SystemExit(NO_MODEL_MESSAGE)
-    if engine in ("vosk", "auto") and model_dir is not None:
-        from voicehost.speech.vosk_engine import VoskRecognizer
-
-        return VoskRecognizer(model_dir), f"Listening with vosk ({model_dir.name})."
-    from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-
-    pocketsphinx = PocketsphinxRecognizer(whole_utterance=whole_utterances)
-    if engine == "pocketsphinx":
-        return pocketsphinx, ""
-    whisper, why_not = _whisper_if_installed()
-    if whisper is None:
-        return pocketsphinx, (f"Listening with pocketsphinx: no vosk model in models/ "
-                              f"(voicehost models download fetches one), and {why_not}.")
-    from voicehost.speech.split import SplitRecognizer
-
-    split = SplitRecognizer(whisper, pocketsphinx)
-    return split, (f"Listening with Whisper tiny.en for up to {split.most_phrases} phrases, "
-                   "pocketsphinx for longer lists: no vosk model in models/.")
+    """The recognizer `engine` (a name in ENGINES) builds, and a notice ("" when none).
+    `whole_utterances`: each utterance is heard alone, as from a file (engines.Build)."""
+    return ENGINES[engine].build(model, models_dir, whole_utterances)
 
 
-def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None, str]:
-    """Whisper tiny.en when its runtime and checked model are here, else why not."""
-    from voicehost.speech.whisper_engine import WhisperModelError, WhisperRecognizer
-
-    try:
-        return WhisperRecognizer(model), ""
-    except ImportError as missing:
-        return None, f"Whisper is not installed ({missing.name}: pip install 'voicehost[whisper]')"
-    except WhisperModelError as problem:
-        return None, str(problem).rstrip(".")
-
-
-def make_pipeline(engine: str, model: Path | None = None,
-                  front_end: str = "none") -> tuple[Recognizer, str]:
-    """The recognizer `engine` names, hearing through `front_end` (see frontend.py)."""
-    recognizer, notice = make_recognizer(engine, model)
-    if front_end == "none":
+def make_pipeline(settings: AudioSettings) -> tuple[Recognizer, str]:
+    """The recognizer the settings name, hearing through their front end (see frontend.py)."""
+    recognizer, notice = make_recognizer(settings.engine, settings.model)
+    if settings.front_end == "none":
         return recognizer, notice
     from voicehost.speech.frontend import FilteredRecognizer, make_front_end
 
-    return FilteredRecognizer(make_front_end(front_end), recognizer), notice
+    return FilteredRecognizer(make_front_end(settings.front_end), recognizer), notice
 
 
-def describe_pipeline(engine: str, model: Path | None = None, front_end: str = "none") -> str:
+def describe_pipeline(settings: AudioSettings) -> str:
     """The pipeline `voicehost play` would use, in one line."""
-    recognizer, _ = make_pipeline(engine, model, front_end)
+    recognizer, _ = make_pipeline(settings)
     return (f"microphone → energy endpointer with the room-level gate → {recognizer.name}"
             + (" (phrase scoring)" if recognizer.name.endswith("whisper") else "")
-            + f" [--engine {engine} --front-end {front_end}]")
+            + f" [--engine {settings.engine} --front-end {settings.front_end}]")
 
 
-def audio_voice_or_notice(args: argparse.Namespace) -> tuple[Voice | None, str]:
-    """The audio Voice, or None with one sentence saying why text mode it is."""
+def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
+                          ) -> tuple[Voice | None, str]:
+    """The audio Voice, or None with one sentence saying why text mode it is. `console`: where
+    the host's lines go while the speaker is lost (standard output by default)."""
     from voicehost.speech.audio_voice import AudioVoice
     from voicehost.speech.devices import AudioDeviceError, find_device
     from voicehost.speech.ears import Ears, Gate
@@ -91,16 +63,17 @@ def audio_voice_or_notice(args: argparse.Namespace) -> tuple[Voice | None, str]:
     from voicehost.speech.microphone import Microphone
     from voicehost.speech.mouth import Mouth
 
-    recognizer, notice = make_pipeline(args.engine, args.model, args.front_end)
+    recognizer, notice = make_pipeline(settings)
     gate = Gate()
-    microphone = Microphone(args.input_device)
+    microphone = Microphone(settings.input_device)
     try:
         microphone.start()
-        find_device(args.output_device, "output")
+        find_device(settings.output_device, "output")
     except AudioDeviceError as problem:
+        microphone.stop()  # no speaker: text mode must not keep the microphone open
         return None, f"{problem} Playing in text mode: type what the players say."
-    mouth = Mouth(args.rate, args.volume, args.voice, args.output_device, gate)
+    mouth = Mouth(settings.rate, settings.volume, settings.voice, settings.output_device, gate)
     mouth.warm_up()
-    endpointer = Endpointer(EndpointSettings(trailing_silence_s=args.silence))
+    endpointer = Endpointer(EndpointSettings(trailing_silence_s=settings.silence))
     ears = Ears(microphone, endpointer, recognizer, gate)
-    return AudioVoice(mouth, ears), notice
+    return AudioVoice(mouth, ears, console=console), notice

@@ -167,7 +167,7 @@ class DeepFilterFrontEnd(_BlockFrontEnd):
     rate = 48000
     block = 480
     delay = 1440  # FFT overlap plus two blocks of look-ahead (measured: tests/test_frontend.py)
-    # HQ's longer filters hold audio back 27 ms more and change nothing DeepFilterNet hears.
+    # HQ's longer filters hold audio back longer and change nothing DeepFilterNet hears.
     resample_quality = "LQ"
     latency_s = 0.075
     _lib: Any = None

@@ -1,9 +1,19 @@
-"""The microphone: a PortAudio input stream cut into 16 kHz mono int16 frames on a queue."""
+"""The microphone: a PortAudio input stream cut into 16 kHz mono int16 frames on a queue.
+
+A microphone can go away mid-game (unplugged, or dropped by the sound server). PortAudio then
+ends the stream (ALSA, or PulseAudio killing it) or stops calling back (a hung driver):
+`read` raises MicrophoneLost once the frames before the loss are used up, and `reopen` waits
+for a device to deliver audio again. A PulseAudio that moves the stream to another source
+instead (its default, `rescue-streams`) is no loss to PortAudio, and is not seen here.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
 import time
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -15,13 +25,20 @@ from voicehost.speech.devices import (
     NoInputDeviceError,
     Resampler,
     find_device,
+    rescan,
     sounddevice,
     supports,
 )
-from voicehost.voice import SAMPLE_RATE
+from voicehost.voice import SAMPLE_RATE, MicrophoneLost
 
 CLOCK_SMOOTHING = 0.05  # per block: a time constant of about 20 blocks
 CLOCK_RESYNC_S = 0.1
+# A stream that claims to run but has not called back for this long is lost. Generous: a
+# PulseAudio null sink takes about a second to deliver its first block, and a busy host may
+# hold the callback thread off for a while.
+STALL_S = 3.0
+REOPEN_FIRST_WAIT_S = 0.25  # between tries to open a lost microphone, doubling up to ...
+REOPEN_LONGEST_WAIT_S = 1.0  # ... this: a replugged microphone is heard within about a second
 
 
 class Frame(NamedTuple):
@@ -54,6 +71,7 @@ class Microphone:
         self._pending = np.zeros(0, dtype=np.int16)
         self._produced = 0
         self._clock: float | None = None  # monotonic time of the stream's first sample
+        self._block_at = 0.0  # monotonic time of the last callback (or of the start)
 
     @property
     def rate(self) -> int:
@@ -63,6 +81,12 @@ class Microphone:
     @property
     def active(self) -> bool:
         return self._stream is not None and bool(self._stream.active)
+
+    @property
+    def lost(self) -> bool:
+        """Whether the open stream stopped delivering audio: it ended, or hung."""
+        return self._stream is not None and (
+            not self._stream.active or time.monotonic() - self._block_at > STALL_S)
 
     def start(self) -> None:
         if self._stream is not None:
@@ -76,6 +100,7 @@ class Microphone:
         self._pending = np.zeros(0, dtype=np.int16)
         self._produced = 0  # 16 kHz samples produced since the stream started
         self._clock = None
+        self._block_at = time.monotonic()
         self.info, self._rate, self._channels = info, rate, channels
         try:
             stream = sd.RawInputStream(
@@ -94,8 +119,52 @@ class Microphone:
     def stop(self) -> None:
         stream, self._stream = self._stream, None
         if stream is not None:
-            stream.stop()
-            stream.close()
+            try:
+                stream.stop()
+                stream.close()
+            except sounddevice().PortAudioError:
+                pass  # a lost device's stream may not stop cleanly; it is gone either way
+
+    def reopen(self, give_up_s: float | None = None) -> float:
+        """After a loss: close the stream and open the device again, trying every 0.25 s,
+        then less often (up to every REOPEN_LONGEST_WAIT_S), until it delivers audio.
+        Returns the seconds it took; MicrophoneLost after `give_up_s` (None: never)."""
+        began = time.monotonic()
+        wait = REOPEN_FIRST_WAIT_S
+        self.stop()
+        while True:
+            try:
+                with _stderr_silenced():  # ALSA and PortAudio print every failed open
+                    self.start()
+                if self._delivers(STALL_S):
+                    return time.monotonic() - began
+            except NoInputDeviceError:
+                pass  # still gone, or not listed yet
+            self.stop()
+            if give_up_s is not None and time.monotonic() - began + wait > give_up_s:
+                raise MicrophoneLost(f"no microphone came back in {give_up_s:.0f} s")
+            time.sleep(wait)
+            wait = min(REOPEN_LONGEST_WAIT_S, 2 * wait)
+            if not self._listed():
+                with _stderr_silenced():
+                    rescan()  # PortAudio sees a replugged device only when it looks again
+
+    def _delivers(self, within_s: float) -> bool:
+        """Whether the just-opened stream calls back within `within_s` seconds."""
+        opened = self._block_at
+        deadline = opened + within_s
+        while self._block_at == opened:
+            if time.monotonic() > deadline or not self.active:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def _listed(self) -> bool:
+        try:
+            find_device(self.device, "input")
+        except AudioDeviceError:
+            return False
+        return True
 
     def __enter__(self) -> Microphone:
         self.start()
@@ -105,15 +174,14 @@ class Microphone:
         self.stop()
 
     def read(self, timeout: float) -> Frame | None:
-        """The next frame, or None if none arrives within `timeout` seconds."""
+        """The next frame, or None if none arrives within `timeout` seconds. MicrophoneLost
+        once the frames captured before a loss have all been read."""
         try:
             return self.frames.get(timeout=timeout)
         except queue.Empty:
-            if self._stream is not None and not self._stream.active:
-                raise AudioDeviceError(
-                    "The microphone stopped delivering audio.",
-                    "Check that it is still connected, then restart listening.",
-                ) from None
+            if self.lost:
+                name = self.info.name if self.info else "the microphone"
+                raise MicrophoneLost(f"{name!r} stopped delivering audio") from None
             return None
 
     def drain(self) -> int:
@@ -128,6 +196,7 @@ class Microphone:
 
     def _callback(self, indata: Any, frames: int, ti: Any, status: Any) -> None:
         now = time.monotonic()
+        self._block_at = now
         if status.input_overflow:
             self.overflows += 1
         samples = np.frombuffer(indata, dtype=np.int16)
@@ -151,7 +220,7 @@ class Microphone:
 
     def _track_clock(self, block_at: float) -> float:
         """Smoothed monotonic time of the stream's first sample (PortAudio's per-block times
-        jitter by ~15 ms through PulseAudio)."""
+        jitter through PulseAudio)."""
         observed = block_at - self._produced / SAMPLE_RATE
         if self._clock is None or abs(observed - self._clock) > CLOCK_RESYNC_S:
             self._clock = observed  # first block, or audio was lost: start over
@@ -169,3 +238,22 @@ class Microphone:
             except queue.Empty:
                 pass
             self.frames.put_nowait(frame)
+
+
+@contextlib.contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null meanwhile (as sounddevice does while PortAudio
+    starts): C libraries print there, and a retry loop would fill the players' console."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        yield
+        return
+    saved = os.dup(2)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -42,10 +42,11 @@ LR_SCALE = 4.0
 UNEXPLAINED_ALLOWANCE = 4  # loud frames inside "silence" that are forgiven (onsets, tails)
 UNEXPLAINED_SCALE = 4.0  # each this many more such frames lowers the logit by 1
 DITHER_SIGMA = 100.0  # int16 units, about -50 dBFS
+DITHER_SEED = 0  # the same dither for every utterance: the same audio is always heard alike
 # A streaming decoder's live CMN starts from the model's default and adapts over the first
 # utterances; until then an utterance it rejects is heard once more whole, as if alone
-# (batch CMN, as `voicehost hear` hears a file). Measured on the deck words, each the first
-# utterance of a fresh decoder: 407/528 streamed, 528/528 with the second hearing (README).
+# (batch CMN, as `voicehost hear` hears a file): a cold decoder then misses far fewer words
+# (README, "The live ears warm up").
 WARM_UP_UTTERANCES = 5
 
 DECODER_OPTIONS: dict[str, object] = {
@@ -112,9 +113,9 @@ def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
-def confidence(evidence: Evidence, center: float = LR_CENTER, scale: float = LR_SCALE) -> float:
+def confidence(evidence: Evidence) -> float:
     """0..1: how surely the utterance is the phrase the grammar found."""
-    logit = (evidence.ratio - center) / scale
+    logit = (evidence.ratio - LR_CENTER) / LR_SCALE
     logit -= max(0, evidence.unexplained - UNEXPLAINED_ALLOWANCE) / UNEXPLAINED_SCALE
     return sigmoid(logit)
 
@@ -154,14 +155,11 @@ class PocketsphinxRecognizer:
     """The Recognizer protocol on pocketsphinx's bundled US-English model, with rejection."""
 
     name = "pocketsphinx"
-    # Its bundled language model got 1 of 82 single espeak-ng words right: clues are played
-    # back from their recording instead of transcribed.
+    # Its bundled language model gets hardly a single word right (README, Ferret Out by
+    # voice): clues are played back from their recording instead of transcribed.
     open_vocabulary = False
 
-    def __init__(self, floor: float = DEFAULT_FLOOR, *, dither_sigma: float = DITHER_SIGMA,
-                 seed: int = 0, lr_center: float = LR_CENTER, lr_scale: float = LR_SCALE,
-                 decoder_options: Mapping[str, object] | None = None,
-                 whole_utterance: bool = False,
+    def __init__(self, floor: float = DEFAULT_FLOOR, *, whole_utterance: bool = False,
                  warm_up: int = WARM_UP_UTTERANCES) -> None:
         self.floor = floor
         self.warm_up = warm_up
@@ -170,22 +168,17 @@ class PocketsphinxRecognizer:
         # applies the model's batch CMN (feat.params says "cmn batch"; streamed blocks silently
         # turn it into live CMN), from a freshly reset feature pipeline: each utterance is heard
         # as if it were the first, whatever came before. That is how `voicehost hear` hears a
-        # file. Live hearing streams: on the first deck a warm live CMN heard all 528 words,
-        # batch CMN 507, and the whole decode lands after the endpoint (median 0.19 s vs 0.014 s;
-        # README).
+        # file. Live hearing streams: a warm live CMN hears more words than batch CMN, and the
+        # whole decode would land after the endpoint instead of while the player talks
+        # (README, "A cold decoder hears worse").
         self.whole_utterance = whole_utterance
         self._held: list[bytes] = []
-        self.dither_sigma = dither_sigma
-        self.seed = seed
-        self.lr_center = lr_center
-        self.lr_scale = lr_scale
-        options = {**DECODER_OPTIONS, **(decoder_options or {})}
-        self._grammar = Decoder(lm=None, **options)
-        self._loop = Decoder(lm=None, allphone=str(PHONE_LM), **options)
+        self._grammar = Decoder(lm=None, **DECODER_OPTIONS)
+        self._loop = Decoder(lm=None, allphone=str(PHONE_LM), **DECODER_OPTIONS)
         self._searches: dict[tuple[str, ...], str] = {}
         self._phrases: dict[str, str] = {}  # normalized → as the caller spelled it
         self._started = False
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(DITHER_SEED)
         self._pending = b""
         self._energy_tail = np.zeros(0, dtype=np.float64)
         self._energies: list[np.ndarray] = []
@@ -215,7 +208,7 @@ class PocketsphinxRecognizer:
             raise RuntimeError("call set_phrases before start")
         if self._started:
             self._end_decoders()
-        self._rng = np.random.default_rng(self.seed)
+        self._rng = np.random.default_rng(DITHER_SEED)
         self._pending = b""
         self._energy_tail = np.zeros(0, dtype=np.float64)
         self._energies = []
@@ -257,7 +250,7 @@ class PocketsphinxRecognizer:
         # Exact digital zeros (synthetic audio, muted inputs) make pocketsphinx skip frames
         # in its normalization and lose words; a faint noise floor keeps every frame usable.
         self._audio_samples += len(samples)
-        noise = self._rng.normal(0.0, self.dither_sigma, len(samples))
+        noise = self._rng.normal(0.0, DITHER_SIGMA, len(samples))
         return np.clip(samples + noise, -32768, 32767).astype(np.int16)
 
     def _track_energy(self, samples: np.ndarray) -> None:
@@ -327,4 +320,4 @@ class PocketsphinxRecognizer:
         evidence = Evidence(ratio=(heard.score - loop.score) / frames,
                             unexplained=unexplained_frames(heard.segments, loud_frames(energies)))
         self.last_evidence = evidence
-        return confidence(evidence, self.lr_center, self.lr_scale)
+        return confidence(evidence)

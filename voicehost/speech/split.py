@@ -1,12 +1,11 @@
 """Two engines, one per decision: Whisper for short phrase lists, pocketsphinx for long ones.
 
-Whisper hears a lively table far better (README, Hearing), but it scores every phrase after
-the player stops, so its time grows with the list: 0.50 s for the 77 phrases of a pointing
-decision at 10 players, 0.93 s for Secret Operation's 201-phrase turn, over the 0.6 s a
+Whisper hears a lively table far better, but it scores every phrase after the player stops,
+so its time grows with the list: Secret Operation's 201-phrase turn takes longer than a
 player should wait. Pocketsphinx decodes while the player talks, whatever the list, and it
-heard all 528 of Ferret Out's single deck words (90 phrases with the commands) where
-Whisper heard 366. So each decision goes to Whisper up to `most_phrases`, else to
-pocketsphinx.
+hears Ferret Out's single deck words (90 phrases with the commands) better than Whisper (the
+numbers: README, "The default is split between the engines"). So each decision goes to
+Whisper up to `most_phrases`, else to pocketsphinx.
 """
 
 from __future__ import annotations

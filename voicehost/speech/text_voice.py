@@ -55,6 +55,9 @@ class TextVoice:
     def too_loud(self) -> bool:
         return False  # a typed line is never drowned out
 
+    def wait_for_microphone(self) -> None:
+        pass  # a keyboard is never lost (EndOfInput is the end)
+
     def close(self) -> None:
         self.stdout.flush()
 

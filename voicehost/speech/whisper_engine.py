@@ -4,13 +4,12 @@ Free Whisper decoding parrots a prompt of options and hallucinates on silence. H
 is encoded once and every offered phrase is scored by the decoder with its tokens forced
 (teacher forcing): the log-probability of the phrase's tokens and of the text ending there,
 per token. Per token, not in total: a total favours short phrases, and "discard" beat "discard a
-mechanic" said in full (top-1 right on 1000 tune-half clips: 77.4 % by total, 86.7 % per token;
-babble at 10 dB 55.6 → 69.2 %, reverb 80.0 → 93.0 %).
+mechanic" said in full (README, "What moved it").
 The free greedy transcript of the same audio is scored the same way and plays the part of
 pocketsphinx's free phone loop: the best phrase's confidence is a logistic fit of its score,
 its gap to the free transcript's, its margin over the runner-up, its length in words and how
-alike the free transcript is spelled. Whisper's no-speech probability separated nothing here
-(median 0.30 on right phrases, 0.35 on chatter), so it is kept for diagnostics only.
+alike the free transcript is spelled. Whisper's no-speech probability told right phrases from
+chatter no better than chance (README), so it is kept for diagnostics only.
 
 The model's files are checked against pinned SHA-256 hashes before they are loaded; nothing
 is ever fetched from the network.
@@ -63,23 +62,26 @@ END_OF_TEXT_TOKEN = "<|endoftext|>"
 END_TOKENS = (" .", ".", "!", "?")  # Whisper ends a sentence with punctuation, then EOT
 
 DEFAULT_FLOOR = 0.72  # the lowest that kept wrong intents ≤ 1 % and chatter ≤ 2 % on the tune half
-# The encoder takes fewer than 3000 frames: the utterance plus 1 s, not 30 s, is ~10x faster
-# to score (3000 frames: ~0.2 s to encode, seconds to score 30 phrases) and heard 216 of 528
-# single deck words freely against 183 with 30 s.
+# The encoder takes fewer than 3000 frames: the utterance plus 1 s, not 30 s, is far faster
+# to score and hears single words freely at least as well (README, "Whisper's settings").
 DEFAULT_PAD_SECONDS = 1.0
 OPEN_PAD_SECONDS: float | None = 1.0
 MAX_ALTERNATIVES = 3
-# Logistic confidence fitted on the corpus's tune half (2,400 sampled clips and its 464
-# out-of-option clips, weighted 3:1; scripts/fit_whisper_confidence.py), reported on the
-# held-out half (README). Score and free gap are collinear: together they say that a phrase
-# far below the free transcript is less sure, but less so when that transcript is clear speech.
+# Logistic confidence fitted on the corpus's tune half (scripts/fit_whisper_confidence.py),
+# reported on the held-out half (README). Score and free gap are collinear: together they say
+# that a phrase far below the free transcript is less sure, but less so when that transcript
+# is clear speech.
 W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 2.168, -0.384, 0.442, 0.120, 6.072
 BIAS = 1.859
 MARGIN_CAP = 10.0
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
-PRUNE_NATS = 8.0  # measured: no top-1 phrase changed on 1000 tune clips; point/10 0.82 → 0.47 s
-BATCH = 16  # sequences per decoder call: its logits over the whole vocabulary cost memory
-# (201 phrases: 32 → 396 MB peak, 0.82 s median; 16 → 279 MB, 0.94 s; 8 → 225 MB, 1.48 s)
+# Written forms whose first token is this far below the likeliest first token are not scored:
+# it changed no best phrase and nearly halves the time on long lists (README, "Whisper's
+# settings").
+PRUNE_NATS = 8.0
+# Sequences per decoder call: its logits over the whole vocabulary cost memory, smaller
+# batches cost time (README, "Whisper's settings").
+BATCH = 16
 PHRASE_CACHE_SIZE = 16
 
 NUMBER_WORDS = {
@@ -248,9 +250,9 @@ class WhisperRecognizer:
     """The Recognizer protocol on Whisper tiny.en: phrase scoring, rejection, free text."""
 
     name = "whisper"
-    # set_phrases(None) transcribes freely, but tiny.en got only 216 of 528 single deck words
-    # (espeak-ng, plain en-us) right, with no confidence that tells right from wrong: clues are
-    # played back from their recording instead.
+    # set_phrases(None) transcribes freely, but tiny.en gets too few single deck words right
+    # (README), with no confidence that tells right from wrong: clues are played back from
+    # their recording instead.
     open_vocabulary = False
 
     def __init__(self, model: Path | None = None, *, floor: float = DEFAULT_FLOOR,

@@ -15,10 +15,13 @@ from voicehost.games.base import Action
 
 
 class Journal:
-    def __init__(self, path: Path) -> None:
+    """`new`: a new game's journal, which must not exist yet (FileExistsError): a game
+    never writes into another's save."""
+
+    def __init__(self, path: Path, new: bool = False) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle = path.open("a", encoding="utf-8")
+        self._handle = path.open("x" if new else "a", encoding="utf-8")
 
     def append(self, record: dict[str, Any]) -> None:
         self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -34,6 +37,7 @@ class JournalError(ValueError):
 
 
 RECORD_TYPES = ("setup", "action", "undo")
+VERSION = 1  # of the records; a setup without one is from version 1
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -53,6 +57,10 @@ def read_records(path: Path) -> list[dict[str, Any]]:
             raise JournalError(f"{path}, line {number}: not a voicehost record.")
         if (record["type"] == "setup") != (number == 1):
             raise JournalError(f"{path}, line {number}: a game's setup comes first, and once.")
+        if number == 1 and not (isinstance(record.get("version", 1), int)
+                                and record.get("version", 1) <= VERSION):
+            raise JournalError(f"{path}, line 1: saved by a newer voicehost (records version "
+                               f"{record['version']!r}); update voicehost to resume it.")
         records.append(record)
     if not records:
         raise JournalError(f"{path} holds no game" + (" (it is empty)." if not data else "."))

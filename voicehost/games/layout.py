@@ -1,4 +1,5 @@
-"""The secrets a deck number stands for, card by card: pure and seeded, no PDF here.
+"""The secrets a deck number stands for, card by card: pure and seeded, no PDF and no files
+here (the word pouches and the module boards are passed in).
 
 A deck has one private card per player, lettered A, B, C, ... Every layout is rebuilt from its
 `Deck` alone, so the host that reads the deck number knows every secret the cards show.
@@ -7,20 +8,16 @@ A deck has one private card per player, lettered A, B, C, ... Every layout is re
 from __future__ import annotations
 
 import random
-import string
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from voicehost.cards.deck import Deck
 from voicehost.games import secret_operation
+from voicehost.games.deck import Deck
 from voicehost.games.ferret_out import FACES, ROUNDS, FerretOut, PouchPair
 from voicehost.games.secret_squad import deal_squads
-from voicehost.prompts_dir import load_yaml
 
 SQUAD_BOXES = 8  # a full game (3 rounds), a rematch, and two to spare
-
-
-def letters(count: int) -> tuple[str, ...]:
-    return tuple(string.ascii_uppercase[:count])
 
 
 def _rng(deck: Deck, part: str) -> random.Random:
@@ -54,10 +51,6 @@ def squad_layout(deck: Deck) -> SquadLayout:
 # -- Ferret Out ---------------------------------------------------------------------------------
 
 
-def pouch_pairs() -> list[PouchPair]:
-    return [PouchPair.from_json(p) for p in load_yaml("ferret_out/pouches.yaml")["pouches"]]
-
-
 @dataclass(frozen=True)
 class FerretRow:
     """One round's row: every card shows `ferret_words` except card `weasel`, which shows
@@ -79,11 +72,10 @@ class FerretLayout:
     rows: tuple[FerretRow, ...]
 
 
-def ferret_layout(deck: Deck) -> FerretLayout:
+def ferret_layout(deck: Deck, pairs: Sequence[PouchPair]) -> FerretLayout:
     """The rows follow the engine's sleeve schedule for the same seed: row r shows the pouch
-    pair `FerretOut(players, seed, pouches)` plays in round r."""
-    pairs = pouch_pairs()
-    engine = FerretOut(deck.players, deck.seed, pairs)
+    pair `FerretOut(players, seed, pairs)` plays in round r."""
+    engine = FerretOut(deck.players, deck.seed, list(pairs))
     rng = _rng(deck, "weasels")
     rows = []
     for round_number in range(1, ROUNDS + 1):
@@ -109,13 +101,13 @@ class OperationLayout:
     boards: tuple[str, ...]  # which board each module is
 
 
-def operation_layout(deck: Deck) -> OperationLayout:
+def operation_layout(deck: Deck, boards: dict[str, Any]) -> OperationLayout:
+    """`boards`: prompts/secret_operation/boards.yaml, read."""
     identities = [IMPOSTOR] * secret_operation.impostor_count(deck.players)
     identities += [ENGINEER] * (deck.players - len(identities))
     _rng(deck, "identities").shuffle(identities)
-    data = load_yaml("secret_operation/boards.yaml")
-    modules = secret_operation.read_boards(data).robot(deck.players)
-    entries = data["robots"][deck.players]
+    modules = secret_operation.read_boards(boards).robot(deck.players)
+    entries = boards["robots"][deck.players]
     components = tuple(card for card in secret_operation.CARD_TYPES
                        for _ in range(secret_operation.CARDS_IN_BOX[card]))
     return OperationLayout(deck, tuple(identities), components, modules,

@@ -8,16 +8,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from drive import drive, voicehost
-from table_script import SecretSquadScript
+from drive import drive, play_text, play_through_kills, resume_text, saying_once
+from squad_script import SecretSquadScript
 
 from voicehost.store.journal import actions_of, read_records
 
 
-def play_args(tmp_path: Path, players: int, seed: int) -> list[str]:
-    return voicehost("play", "secret-squad", "--io", "text", "--players", str(players),
-                     "--seed", str(seed), "--journal", str(tmp_path / "game.jsonl"),
-                     "--events", str(tmp_path / "events.jsonl"))
+def play_args(folder: Path, players: int, seed: int) -> list[str]:
+    return play_text("secret-squad", folder, players, seed)
 
 
 @pytest.mark.parametrize("players", [3, 4, 7])
@@ -33,23 +31,15 @@ def test_a_whole_game_ends_with_the_scores_the_rules_give(tmp_path: Path, player
     assert len([e for e in events if e["event"] == "score"]) == 3
 
 
-def test_kills_at_random_points_lose_no_answer_and_no_point(tmp_path: Path) -> None:
+def test_kills_at_random_points_lose_no_answer_and_no_point(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
     rng = random.Random(2026)
     for game in range(3):
-        folder = tmp_path / f"game{game}"
-        folder.mkdir()
+        folder = tmp_path_factory.mktemp(f"game{game}")
         script = SecretSquadScript(4, seed=100 + game)
-        events_path = folder / "events.jsonl"
-        first = play_args(folder, 4, seed=game)
-        resume = voicehost("resume", "--io", "text", "--journal", str(folder / "game.jsonl"),
-                           "--events", str(events_path))
-        command, kills, seen = first, 0, []
-        while not any(e["event"] == "game_over" for e in seen):
-            kill_after = rng.randint(1, 25) if kills < 5 else None
-            seen += drive(command, events_path, script.reply, kill_after=kill_after)
-            kills += 1
-            command = resume
-        assert kills >= 3
+        seen, runs = play_through_kills(play_args(folder, 4, seed=game), folder, script.reply,
+                                        rng, most_replies=25, kills=5)
+        assert runs >= 3
         over = [e for e in seen if e["event"] == "game_over"]
         assert over and over[0]["scores"] == script.expected_scores()
         records = read_records(folder / "game.jsonl")
@@ -64,9 +54,7 @@ def test_a_torn_last_line_is_dropped_on_resume(tmp_path: Path) -> None:
           kill_after=10)
     with journal.open("a") as handle:
         handle.write('{"type": "action", "action": {"kind": "ans')  # the plug was pulled
-    events = drive(voicehost("resume", "--io", "text", "--journal", str(journal), "--events",
-                             str(tmp_path / "events.jsonl")), tmp_path / "events.jsonl",
-                   script.reply)
+    events = drive(resume_text(tmp_path), tmp_path / "events.jsonl", script.reply)
     assert [e for e in events if e["event"] == "game_over"][0]["scores"] == \
         script.expected_scores()
     for line in journal.read_text().splitlines():
@@ -90,9 +78,8 @@ def test_a_finished_game_resumed_says_its_result_again(tmp_path: Path) -> None:
     first = drive(play_args(tmp_path, 4, seed=11), events_path, script.reply)
     ended = [e for e in first if e["event"] == "game_over"]
     said_at_end = [e["text"] for e in first if e["event"] == "say"][-1]
-    again = subprocess.run(voicehost("resume", "--io", "text", "--journal",
-                                     str(tmp_path / "game.jsonl"), "--events", str(events_path)),
-                           input="", text=True, capture_output=True, timeout=60, check=False)
+    again = subprocess.run(resume_text(tmp_path), input="", text=True, capture_output=True,
+                           timeout=60, check=False)
     assert again.returncode == 0
     events = [json.loads(line) for line in events_path.read_text().splitlines()][len(first):]
     over = [e for e in events if e["event"] == "game_over"]
@@ -105,14 +92,9 @@ def test_a_finished_game_resumed_says_its_result_again(tmp_path: Path) -> None:
 
 def test_undo_takes_back_the_last_answer(tmp_path: Path) -> None:
     script = SecretSquadScript(4, seed=5)
-    undone = {"done": False}
-
-    def reply(listen: dict) -> str:
-        if listen["decision"] == "answer" and listen["player"] == 2 and not undone["done"]:
-            undone["done"] = True
-            return "undo"  # takes back player 1's answer: the host must ask player 1 again
-        return script.reply(listen)
-
+    # asked for player 2's answer, "undo" takes back player 1's: the host must ask player 1 again
+    reply = saying_once("undo", lambda listen: listen["decision"] == "answer"
+                        and listen["player"] == 2, script.reply)
     events = drive(play_args(tmp_path, 4, seed=5), tmp_path / "events.jsonl", reply)
     listens = [e for e in events if e["event"] == "listen"]
     at = next(i for i, e in enumerate(listens) if e["player"] == 2 and e["decision"] == "answer")

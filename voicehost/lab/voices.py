@@ -12,7 +12,7 @@ The voices are split in two halves (the hearing corpus, scripts/build_corpus.py)
   flite `slt`, `rms`; festival `cmu_us_slt_arctic_hts`; piper `en_US-joe-medium` (the neural
   voice is held out only, so a pipeline is never tuned on the most natural speech).
 
-Every synthesizer family is in the held-out half. The crowd babble (tests/conditions.py)
+Every synthesizer family is in the held-out half. The crowd babble (conditions.py)
 speaks with `BABBLE_TALKERS`, none of which is a target voice above.
 """
 
@@ -25,7 +25,7 @@ import wave
 from dataclasses import dataclass
 from pathlib import Path
 
-from speakers import Speaker, speak_wav, to_pcm
+from voicehost.lab.speakers import Speaker, speak_wav, to_pcm
 
 SYNTHS = ("espeak-ng", "flite", "festival", "piper")
 

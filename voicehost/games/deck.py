@@ -13,6 +13,7 @@ refused instead of dealing someone else's secrets.
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
 
 from voicehost.games import PLAYER_RANGES
@@ -91,3 +92,8 @@ class Deck:
             raise DeckNumberError("deck_unknown_game", game=digits[0])
         players = int(digits[1]) or 10
         return cls(games[int(digits[0])], players, int(digits[2:-1]))
+
+
+def letters(count: int) -> tuple[str, ...]:
+    """The private cards' letters, A, B, C, ..."""
+    return tuple(string.ascii_uppercase[:count])

@@ -1,4 +1,4 @@
-"""Synthetic players for tests: espeak-ng speaks a phrase, sox shapes it, out comes 16 kHz PCM."""
+"""Synthetic players: espeak-ng speaks a phrase, sox shapes it, out comes 16 kHz PCM."""
 
 from __future__ import annotations
 

@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from speakers import Speaker, add_noise, speak
 
 from voicehost.intents.grammar import Grammar, Intent
+from voicehost.lab.speakers import Speaker, add_noise, speak
 from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.tools import hear_grammar

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from voices import BABBLE_TALKERS, Voice, speak
 
+from voicehost.lab.voices import BABBLE_TALKERS, Voice, speak
 from voicehost.voice import SAMPLE_RATE
 
 # Long table talk for the crowd: it must sound like speech, never like one of the options.

@@ -1,4 +1,4 @@
-"""Playing with printed cards: the deck number as a game decision, and how it is heard.
+"""Playing with printed cards: the deck number as a game decision (host/deck_number.py hears it).
 
 `PrintedCards` wraps a game's rules engine. Until the deck number is known it has one decision
 of its own, "deck_number": the table reads the number off a card's back, three digits at a
@@ -10,16 +10,12 @@ already holding the secrets the cards show, and every attribute is the engine's.
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from voicehost.cards.deck import DIGITS, GROUP, PLAYER_RANGES, SEEDS, Deck, DeckNumberError
-from voicehost.cards.layout import letters
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
-from voicehost.intents.grammar import Grammar, Intent, normalize
-from voicehost.prompts_dir import load_yaml
+from voicehost.games.deck import DIGITS, Deck, DeckNumberError, letters
 
 ASK = "ask"  # printed cards whose deck number the host asks for at the table
 DECK_DECISION = "deck_number"
@@ -121,83 +117,3 @@ class PrintedCards:
         if inner is None:
             raise AttributeError(f"{name!r}: the deck number is not known yet")
         return getattr(inner, name)
-
-
-# -- hearing a deck number ----------------------------------------------------------------------
-
-
-def spoken_digits() -> dict[str, str]:
-    """Word → digit, from prompts/cards/spoken.yaml ("oh" is a zero too)."""
-    table = load_yaml("cards/spoken.yaml")
-    return {word: digit for digit, words in table["digits"].items() for word in words}
-
-
-def digits_from_speech(text: str) -> str | None:
-    """"one five oh oh four two three", "150 0423", "double oh" → the digits said, or None when
-    anything but digits (and a few filler words) was said."""
-    table = load_yaml("cards/spoken.yaml")
-    words = spoken_digits()
-    repeats = {word: int(times) for times, names in table["repeats"].items() for word in names}
-    filler = set(table["filler"])
-    digits, times = "", 1
-    for word in normalize(text).split():
-        if word in filler:
-            continue
-        if word in repeats:
-            times = repeats[word]
-        elif word.isdigit():
-            digits += word * times
-            times = 1
-        elif word in words:
-            digits += words[word] * times
-            times = 1
-        else:
-            return None
-    return digits if digits and times == 1 else None
-
-
-def say_digits(number: str) -> str:
-    names = {digit: words[0] for digit, words in load_yaml("cards/spoken.yaml")["digits"].items()}
-    return " ".join(names[digit] for digit in number)
-
-
-def spoken_forms(group: str) -> list[str]:
-    """Every reading of `group` the recognizer listens for: digit by digit, the words
-    spoken.yaml lists under `listen` ("zero" or "oh"), else the digit's first word."""
-    table = load_yaml("cards/spoken.yaml")
-    heard = {digit: table["listen"].get(digit, words[:1])
-             for digit, words in table["digits"].items()}
-    return [" ".join(words) for words in itertools.product(*(heard[digit] for digit in group))]
-
-
-class DeckNumberGrammar(Grammar):
-    """The recognizer may return a group of three digits, or a command. The first group of a
-    deck number is one of a few (the game and player count are known: `first_groups`); the
-    second may be any three digits, so that a misheard digit fails the check digit instead of
-    snapping to another deck. Digits are taken as said, never snapped to near ones. (Typed
-    text may give the whole number at once.)"""
-
-    def __init__(self, commands: Sequence[tuple[Intent, Sequence[str]]],
-                 first_groups: Sequence[str] | None = None) -> None:
-        self.commands = Grammar.build(commands)
-        if first_groups is None:
-            first_groups = ["".join(g) for g in itertools.product("0123456789", repeat=GROUP)]
-        groups = {phrase: Intent("choose", group)
-                  for group in first_groups for phrase in spoken_forms(group)}
-        super().__init__({**groups, **self.commands.intents})
-
-    def match(self, text: str) -> tuple[Intent | None, float]:
-        said = normalize(text)
-        if said in self.intents:
-            return self.intents[said], 1.0
-        digits = digits_from_speech(said)
-        if digits is not None:
-            return Intent("choose", digits), 1.0
-        return self.commands.match(said)
-
-
-def first_groups(game: str) -> list[str]:
-    """The first three digits of every deck number of `game`, at every player count."""
-    low, high = PLAYER_RANGES[game]
-    return sorted({Deck(game, players, seed).number[:GROUP]
-                   for players in range(low, high + 1) for seed in range(0, SEEDS, 100)})

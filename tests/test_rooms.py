@@ -1,0 +1,48 @@
+"""The rooms of ARCHITECTURE.md (README "How it is built"): what each folder may import."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "voicehost"
+# folder → the voicehost modules and folders it may import (besides its own)
+MAY_IMPORT = {
+    "games": set(),
+    "intents": set(),
+    "store": {"games"},  # the journal reads back the games' actions
+    "host": {"games", "intents", "store", "prompts_dir", "voice"},
+    "speech": {"voice"},
+    "cards": {"games", "prompts_dir"},
+}
+
+
+def imports_of(path: Path) -> set[str]:
+    """The voicehost rooms a module imports: "games" for voicehost.games.x."""
+    rooms = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                 else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "voicehost" and len(parts) > 1:
+                rooms.add(parts[1])
+    return rooms
+
+
+@pytest.mark.parametrize("room", sorted(MAY_IMPORT))
+def test_each_room_imports_only_what_the_architecture_allows(room: str) -> None:
+    modules = sorted((PACKAGE / room).glob("*.py"))
+    assert modules
+    for module in modules:
+        wrong = imports_of(module) - MAY_IMPORT[room] - {room}
+        assert not wrong, f"{module.relative_to(PACKAGE)} imports {sorted(wrong)}"
+
+
+def test_the_check_sees_an_import_across_rooms(tmp_path: Path) -> None:
+    module = tmp_path / "x.py"
+    module.write_text("from voicehost.speech.base import recognize\n"
+                      "import voicehost.cards.render\n")
+    assert imports_of(module) == {"speech", "cards"}

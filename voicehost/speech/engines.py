@@ -1,0 +1,125 @@
+"""Every engine the host can listen with, in one registry: `ENGINES`, name → how to build it
+and how `voicehost doctor` checks it. `--engine`, `voicehost hear`, the doctor and audio mode
+all read it, so a new engine is its module plus one line in `ENGINES`.
+
+"auto", the default, is vosk when a model is present, else Whisper for short phrase lists
+and pocketsphinx for long ones (split.py), else pocketsphinx alone when Whisper is not
+installed. Each engine's package is imported only when that engine is built or checked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from voicehost.speech.base import Recognizer
+
+MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
+
+Check = tuple[str, bool, str]  # one line of `voicehost doctor`: what, fine, what to do
+# (model, models_dir, whole_utterances) → the recognizer and a notice ("" when none); raises
+# SystemExit with one sentence when the engine cannot be had. `model`: --model, or None for
+# the engine's own search. `whole_utterances`: each utterance is heard alone, as from a file,
+# not as the next one of a live conversation (pocketsphinx; the others are unchanged).
+Build = Callable[[Path | None, Path, bool], tuple[Recognizer, str]]
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One entry of the registry. `check(model, models_dir)`: the doctor's line on the engine;
+    None when the doctor's hearing line, which builds the chosen engine, says all there is."""
+
+    name: str
+    build: Build
+    check: Callable[[Path | None, Path], Check] | None = None
+
+
+def _pocketsphinx(model: Path | None, models_dir: Path,
+                  whole_utterances: bool) -> tuple[Recognizer, str]:
+    from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
+
+    return PocketsphinxRecognizer(whole_utterance=whole_utterances), ""
+
+
+def _vosk_model(model: Path | None, models_dir: Path) -> Path | None:
+    from voicehost.speech.vosk_engine import find_model
+
+    return model if model is not None else find_model(models_dir)
+
+
+def _vosk(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple[Recognizer, str]:
+    from voicehost.speech.models import NO_MODEL_MESSAGE
+    from voicehost.speech.vosk_engine import VoskRecognizer
+
+    model_dir = _vosk_model(model, models_dir)
+    if model_dir is None:
+        raise SystemExit(NO_MODEL_MESSAGE)
+    return VoskRecognizer(model_dir), f"Listening with vosk ({model_dir.name})."
+
+
+def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None, str]:
+    """Whisper tiny.en when its runtime and checked model are here, else why not."""
+    from voicehost.speech.whisper_engine import WhisperModelError, WhisperRecognizer
+
+    try:
+        return WhisperRecognizer(model), ""
+    except ImportError as missing:
+        return None, f"Whisper is not installed ({missing.name}: pip install 'voicehost[whisper]')"
+    except WhisperModelError as problem:
+        return None, str(problem).rstrip(".")
+
+
+def _whisper(model: Path | None, models_dir: Path,
+             whole_utterances: bool) -> tuple[Recognizer, str]:
+    whisper, why_not = _whisper_if_installed(model)
+    if whisper is None:
+        raise SystemExit(f"{why_not}.")
+    return whisper, "Listening with Whisper tiny.en (phrase scoring)."
+
+
+def _auto(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple[Recognizer, str]:
+    if _vosk_model(model, models_dir) is not None:
+        return _vosk(model, models_dir, whole_utterances)
+    pocketsphinx, _ = _pocketsphinx(None, models_dir, whole_utterances)
+    whisper, why_not = _whisper_if_installed()
+    if whisper is None:
+        return pocketsphinx, (f"Listening with pocketsphinx: no vosk model in models/ "
+                              f"(voicehost models download fetches one), and {why_not}.")
+    from voicehost.speech.split import SplitRecognizer
+
+    split = SplitRecognizer(whisper, pocketsphinx)
+    return split, (f"Listening with Whisper tiny.en for up to {split.most_phrases} phrases, "
+                   "pocketsphinx for longer lists: no vosk model in models/.")
+
+
+def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:
+    try:
+        _pocketsphinx(None, models_dir, False)
+    except Exception as problem:  # noqa: BLE001 - the doctor reports, it does not crash
+        return ("pocketsphinx", False, f"{problem}. Reinstall: pip install pocketsphinx")
+    return ("pocketsphinx with its US-English model", True, "")
+
+
+def _check_vosk(model: Path | None, models_dir: Path) -> Check:
+    from voicehost.speech.models import NO_MODEL_MESSAGE
+
+    found = _vosk_model(model, models_dir)
+    if found is None:
+        return ("vosk model", False, NO_MODEL_MESSAGE)
+    return (f"vosk model {found}", True, "")
+
+
+ENGINES: dict[str, Engine] = {engine.name: engine for engine in (
+    Engine("auto", _auto),
+    Engine("pocketsphinx", _pocketsphinx, _check_pocketsphinx),
+    Engine("vosk", _vosk, _check_vosk),
+    Engine("whisper", _whisper),
+)}
+
+
+def engine_checks(model: Path | None = None, models_dir: Path = MODELS_DIR) -> list[Check]:
+    """The doctor's line on every engine that has a check, in registry order."""
+    return [engine.check(model, models_dir) for engine in ENGINES.values()
+            if engine.check is not None]
