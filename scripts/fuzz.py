@@ -37,11 +37,12 @@ from typing import Any
 from voicehost.host.events import EventStream
 from voicehost.host.host import Host
 from voicehost.host.table import Seats, Table
-from voicehost.lab.random_table import RandomTable, careless_line, state_of
+from voicehost.lab.random_table import QuietVoice, RandomTable, careless_line, state_of
 from voicehost.registry import GAMES
 from voicehost.session import open_saved, resume
 from voicehost.speech.text_voice import TextVoice
-from voicehost.store.journal import Journal, JournalError
+from voicehost.store.journal import Journal, JournalError, read_records
+from voicehost.voice import EndOfInput
 
 # -- utterances ---------------------------------------------------------------------------------
 
@@ -69,8 +70,13 @@ def printed_number(game: str, players: int, rng: random.Random) -> str:
     return Deck(game, players, rng.randrange(SEEDS)).number
 
 
+ASKED: Counter[str] = Counter()  # the decisions pending when something was said
+
+
 def check_replay(table: Table, path: Path, seen: list[int]) -> None:
     """After a move was journaled: the journal, replayed from scratch, is the live game."""
+    pending = table.game.pending()
+    ASKED[f"{table.deck_game} {pending.kind if pending else 'over'}"] += 1
     lines = path.read_bytes().count(b"\n")
     if lines == seen[0]:
         return
@@ -135,6 +141,7 @@ def run_utterances(count: int, seed: int) -> int:
             heard += said
             games[table.deck_game + (" printed" if table.cards else "")] += 1
             finished += table.game.pending() is None
+    print(f"utterances: said while pending: {dict(sorted(ASKED.items()))}")
     print(f"utterances: {heard} said or typed in {sum(games.values())} games "
           f"({', '.join(f'{n} {g}' for g, n in sorted(games.items()))}), {finished} played "
           f"to the end; {failures} tracebacks or replay mismatches; "
@@ -145,17 +152,22 @@ def run_utterances(count: int, seed: int) -> int:
 # -- journals -----------------------------------------------------------------------------------
 
 
+JOURNAL_BYTES = 12_000  # the longest journal cut at every offset
+
+
 def real_journals(folder: Path, seed: int) -> dict[str, bytes]:
-    """A long real journal of each game (boxed and printed), from careless games."""
+    """A real journal of each game (boxed and printed), from careless games: a finished
+    game's when one fits in JOURNAL_BYTES, else the longest that does."""
     rng = random.Random(seed)
-    best: dict[str, bytes] = {}
-    for _ in range(60):
+    best: dict[str, tuple[bool, int, bytes]] = {}
+    for _ in range(80):
         _, table = fuzz_game(rng, folder, 3000, typed=False)
         key = table.deck_game + (" printed" if table.cards else "")
         data = max(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns).read_bytes()
-        if len(data) > len(best.get(key, b"")):
-            best[key] = data
-    return best
+        rank = (table.game.pending() is None, len(data), data)
+        if len(data) <= JOURNAL_BYTES and rank[:2] > best.get(key, (False, 0, b""))[:2]:
+            best[key] = rank
+    return {key: data for key, (_, _, data) in best.items()}
 
 
 def corrupt(data: bytes, rng: random.Random) -> bytes:
@@ -181,30 +193,13 @@ def corrupt(data: bytes, rng: random.Random) -> bytes:
     return b"".join(lines)
 
 
-class Silent:
+class Silent(QuietVoice):
     """A table that has gone home: the resumed host must say where things stand and save."""
 
     def listen(self, phrases: Any, timeout_s: Any = None) -> None:
-        from voicehost.voice import EndOfInput
-
         raise EndOfInput
 
     record = listen
-
-    def say(self, text: str) -> None:
-        pass
-
-    def play(self, pcm: bytes) -> None:
-        pass
-
-    def too_loud(self) -> bool:
-        return False
-
-    def wait_for_microphone(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def try_resume(path: Path, data: bytes, whole: bytes | None) -> str:
@@ -228,6 +223,37 @@ def try_resume(path: Path, data: bytes, whole: bytes | None) -> str:
     return "resumed"
 
 
+def try_cut(path: Path, data: bytes, cut: bytes, resumed: dict[int, str]) -> str:
+    """A journal cut short, as a pulled plug leaves it: refused if it holds no game, else
+    resumed to exactly the records it holds whole (a last line cut short is dropped). The
+    records of a cut are a prefix of the journal's: each count is resumed once."""
+    path.write_bytes(cut)
+    try:
+        records = read_records(path)
+    except JournalError as problem:
+        if str(path) not in str(problem) or records_in(cut):
+            raise AssertionError(f"a cut journal refused wrongly: {problem}") from None
+        return "refused"
+    if len(records) != records_in(cut):
+        raise AssertionError(f"{len(records)} records read from a cut with {records_in(cut)}")
+    if len(records) not in resumed:
+        whole = b"".join(data.splitlines(keepends=True)[:len(records)])
+        resumed[len(records)] = try_resume(path, cut, whole)
+    return resumed[len(records)]
+
+
+def records_in(cut: bytes) -> int:
+    """The whole records a cut holds: its complete lines, and a last one cut only of its
+    newline (the JSON is whole)."""
+    lines = cut.split(b"\n")
+    whole = len(lines) - 1
+    try:
+        json.loads(lines[-1])
+        return whole + 1
+    except ValueError:
+        return whole
+
+
 def run_journals(corruptions: int, seed: int) -> int:
     rng = random.Random(seed)
     failures = 0
@@ -239,11 +265,11 @@ def run_journals(corruptions: int, seed: int) -> int:
         for key, data in sorted(journals.items()):
             outcomes: Counter[str] = Counter()
             cuts = range(len(data) + 1)
+            resumed: dict[int, str] = {}  # records read → the outcome, checked once
             for offset in cuts:
                 cut = data[:offset]
-                whole = cut[:cut.rfind(b"\n") + 1]
                 try:
-                    outcomes["cut " + try_resume(target, cut, whole if whole else None)] += 1
+                    outcomes["cut " + try_cut(target, data, cut, resumed)] += 1
                 except Exception:  # noqa: BLE001
                     failures += 1
                     traceback.print_exc()
@@ -339,45 +365,66 @@ def final_state(journal: Path) -> Any:
     return state_of(saved.table.game)
 
 
-def run_kills(count: int, seed: int) -> int:
+KILL_SEEDS = 5  # game seeds per title: each played once without a kill, as the reference
+
+
+def kill_once(folder: Path, n: int, argv: list[str], reference: Any, kill_after: float) -> str:
+    """Play, kill at `kill_after` seconds, resume to the end: where the kill landed; raises
+    when the game ends otherwise than without a kill."""
+    journal = folder / f"kill-{n}.jsonl"
+    events = journal.with_suffix(".events")
+    if not play_out([*argv, "--journal", str(journal)], events, kill_after):
+        return "after the end"
+    records = journal.read_bytes().count(b"\n") if journal.exists() else 0
+    if not records:
+        return "before the setup was saved"
+    events.unlink()
+    play_out(["resume", "--journal", str(journal)], events, None)
+    if final_state(journal) != reference:
+        raise Mismatch(f"{argv}, killed at {kill_after:.2f} s after {records} records: "
+                       "another game than without a kill")
+    moves = records - 1
+    return ("before the first move" if not moves else "after 1-9 moves" if moves < 10
+            else "after 10-49 moves" if moves < 50 else "after 50 or more moves")
+
+
+def run_kills(count: int, seed: int, workers: int = 2) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
     rng = random.Random(seed)
-    failures, killed_at = 0, Counter()
     started = time.monotonic()
-    with tempfile.TemporaryDirectory() as folder:
-        references: dict[tuple[str, int], tuple[Any, float]] = {}
-        for n in range(count):
-            game = sorted(KILL_GAMES)[n % len(KILL_GAMES)]
-            game_seed = rng.randrange(5)
-            argv = ["play", game, "--seed", str(game_seed), *KILL_GAMES[game]]
-            if (game, game_seed) not in references:
-                journal = Path(folder) / f"ref-{game}-{game_seed}.jsonl"
-                began = time.monotonic()
-                play_out([*argv, "--journal", str(journal)], journal.with_suffix(".events"),
-                         None)
-                references[game, game_seed] = final_state(journal), time.monotonic() - began
-            reference, took = references[game, game_seed]
-            journal = Path(folder) / f"kill-{n}.jsonl"
-            events = journal.with_suffix(".events")
-            try:
-                kill_after = rng.uniform(0.3, took)
-                if not play_out([*argv, "--journal", str(journal)], events, kill_after):
-                    killed_at["after the end"] += 1
-                    continue
-                moves = journal.read_bytes().count(b"\n") if journal.exists() else 0
-                killed_at[game] += 1
-                if not journal.exists() or not moves:
-                    killed_at["before the setup was saved"] += 1
-                    continue
-                events.unlink()
-                play_out(["resume", "--journal", str(journal)], events, None)
-                if final_state(journal) != reference:
-                    raise Mismatch(f"{game} seed {game_seed}, killed at {kill_after:.2f} s "
-                                   f"after {moves} records: another game than without a kill")
-            except Exception:  # noqa: BLE001
-                failures += 1
-                traceback.print_exc()
-    print(f"kills: {count} runs ({', '.join(f'{n} {k}' for k, n in sorted(killed_at.items()))});"
-          f" {failures} failures; {time.monotonic() - started:.0f} s")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        plays = {(game, s): ["play", game, "--seed", str(s), *KILL_GAMES[game]]
+                 for game in sorted(KILL_GAMES) for s in range(KILL_SEEDS)}
+
+        def reference(key: tuple[str, int]) -> tuple[Any, float]:
+            journal = folder / f"ref-{key[0]}-{key[1]}.jsonl"
+            began = time.monotonic()
+            play_out([*plays[key], "--journal", str(journal)], journal.with_suffix(".events"),
+                     None)
+            return final_state(journal), time.monotonic() - began
+
+        with ThreadPoolExecutor(workers) as pool:
+            references = dict(zip(plays, pool.map(reference, plays), strict=True))
+            runs = []
+            for n in range(count):
+                key = sorted(plays)[rng.randrange(len(plays))]
+                state, took = references[key]
+                runs.append(pool.submit(kill_once, folder, n, plays[key], state,
+                                        rng.uniform(0.3, took)))
+            landed: Counter[str] = Counter()
+            failures = 0
+            for run in runs:
+                try:
+                    landed[run.result()] += 1
+                except Exception:  # noqa: BLE001
+                    failures += 1
+                    traceback.print_exc()
+    took = {key[0]: round(t, 1) for key, (_, t) in references.items()}
+    print(f"kills: {count} SIGKILLs ({', '.join(f'{n} {k}' for k, n in sorted(landed.items()))})"
+          f"; games take {took} s unkilled; {failures} ended otherwise than unkilled; "
+          f"{time.monotonic() - started:.0f} s")
     return failures
 
 

@@ -207,3 +207,11 @@ def test_cards_refuses_a_deck_the_game_cannot_have(tmp_path: Path) -> None:
                              capture_output=True, text=True)
         assert run.returncode != 0 and "players" in run.stderr and "Traceback" not in run.stderr
         assert not (tmp_path / "x.pdf").exists()
+
+
+def test_one_page_is_one_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from voicehost.cli import main
+
+    assert main(["cards", "secret-squad", "--players", "3", "--seed", "1",
+                 "--out", str(tmp_path / "cards.pdf")]) == 0
+    assert "3 cards, 1 page in" in capsys.readouterr().out  # was "1 pages"

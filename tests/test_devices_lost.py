@@ -22,6 +22,7 @@ from voicehost.host.events import EventStream
 from voicehost.host.host import Host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
+from voicehost.lab.random_table import QuietVoice
 from voicehost.prompts_dir import load_yaml
 from voicehost.speech import microphone
 from voicehost.speech.audio_voice import AudioVoice
@@ -190,14 +191,14 @@ def test_the_microphone_is_lost_when_its_stream_ends_or_stalls(
         mic.read(timeout=0.01)
 
 
-class LostDuringTheStudy:
+class LostDuringTheStudy(QuietVoice):
     """A Voice whose microphone is lost at the first listen of a study timer and comes back
     after `away_s`; nobody says anything after that (the timer must end it)."""
 
     def __init__(self, away_s: float) -> None:
+        super().__init__()
         self.away_s = away_s
         self.lost = False
-        self.said: list[str] = []
 
     def listen(self, phrases: Sequence[str], timeout_s: float | None = None) -> Hearing | None:
         if not self.lost:
@@ -209,20 +210,8 @@ class LostDuringTheStudy:
     def wait_for_microphone(self) -> None:
         time.sleep(self.away_s)
 
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
     def record(self, phrases: Sequence[str]) -> None:
         raise AssertionError("no clue is asked here")
-
-    def play(self, pcm: bytes) -> None:
-        pass
-
-    def too_loud(self) -> bool:
-        return False
-
-    def close(self) -> None:
-        pass
 
 
 def test_a_study_timer_stops_while_the_microphone_is_away(tmp_path: Path) -> None:

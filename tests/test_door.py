@@ -39,6 +39,8 @@ def test_a_player_count_the_rules_do_not_allow_is_refused(
     ("fox,fox,owl,bear", "fox twice"),
     ("undo,owl,bear,frog", "'undo' is a command"),
     ("anna,ben,carl", "3 names for 4 players"),
+    ("anna,ben,anne,carl", "anna and anne sound too alike"),
+    ("mia,max,liam,lima", "liam and lima sound too alike"),
 ])
 def test_names_a_table_could_not_tell_apart_are_refused(names: str, reason: str, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ from voicehost.host import events
 from voicehost.host.host import Host, decision_grammar
 from voicehost.host.table import Seats, Table
 from voicehost.intents.grammar import Intent
+from voicehost.lab.random_table import QuietVoice
 from voicehost.registry import GAMES
 from voicehost.store.journal import Journal, actions_of, read_records
 from voicehost.voice import EndOfInput, Hearing, Recording
@@ -30,10 +31,11 @@ KINDS = {cls.kind: cls for cls in vars(events).values()
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-class RandomPlayers:
+class RandomPlayers(QuietVoice):
     """Say one of the offered phrases (never "quit" or "pause"); a clue is a random word."""
 
     def __init__(self, seed: int, turns: int) -> None:
+        super().__init__()
         self.rng = random.Random(seed)
         self.turns = turns
 
@@ -48,18 +50,6 @@ class RandomPlayers:
         self.listen(phrases)
         word = self.rng.choice(["bark", "lantern", "river"])
         return Recording(Hearing("", 0.0, 1.0, 0.01), b"", word, 0.95)
-
-    def say(self, text: str) -> None:
-        pass
-
-    def play(self, pcm: bytes) -> None:
-        pass
-
-    def too_loud(self) -> bool:
-        return False
-
-    def close(self) -> None:
-        pass
 
 
 class CheckedStream(events.EventStream):
@@ -146,14 +136,14 @@ class Typed(RandomPlayers):
     def __init__(self, *lines: str) -> None:
         super().__init__(0, len(lines))
         self.lines = list(lines)
-        self.said: list[str] = []
 
     def listen(self, phrases: Sequence[str], timeout_s: float | None = None) -> Hearing:
         super().listen(phrases)
         return Hearing(self.lines.pop(0), 0.9, 1.0, 0.01)
 
-    def say(self, text: str) -> None:
-        self.said.append(text)
+    def record(self, phrases: Sequence[str]) -> Recording:
+        word = self.listen(phrases).text
+        return Recording(Hearing("", 0.0, 1.0, 0.01), b"", word, 0.95)
 
 
 def test_quit_asks_its_own_question_once(tmp_path: Path) -> None:

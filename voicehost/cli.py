@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
@@ -10,11 +11,12 @@ from pathlib import Path
 from typing import TextIO
 
 from voicehost.door import refuse
+from voicehost.games.deck import SEEDS
 from voicehost.games.printed import ASK
 from voicehost.host.events import EventStream
 from voicehost.host.host import command_groups
 from voicehost.host.table import Seats
-from voicehost.intents.grammar import Grammar
+from voicehost.intents.grammar import Grammar, one_slip_apart
 from voicehost.registry import GAMES
 from voicehost.session import (
     find_save,
@@ -128,7 +130,8 @@ def parser() -> argparse.ArgumentParser:
     cards = commands.add_parser("cards", help="print private cards (PDF) for phone-free play")
     cards.add_argument("game", choices=sorted(GAMES))
     cards.add_argument("--players", type=int, required=True)
-    cards.add_argument("--seed", type=int, default=None, help="0 to 9999 (default: random)")
+    cards.add_argument("--seed", type=int, default=None,
+                       help=f"0 to {SEEDS - 1} (default: random)")
     cards.add_argument("--paper", choices=("a4", "letter"), default="a4")
     cards.add_argument("--out", type=Path, required=True, help="the PDF to write")
     return top
@@ -163,6 +166,11 @@ def seats_for(args: argparse.Namespace) -> Seats:
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             refuse(f"--names: {', '.join(twice)} twice; every player needs a name of their own.")
+        alike = [(a, b) for a, b in itertools.combinations(names, 2)
+                 if one_slip_apart(a, b) or one_slip_apart(b, a)]
+        if alike:
+            refuse(f"--names: {alike[0][0]} and {alike[0][1]} sound too alike to tell apart "
+                   "by ear; pick names further apart.")
         commands = set(Grammar.build(command_groups()).phrases)
         taken = [n for n in names if n in commands]
         if taken:

@@ -38,6 +38,7 @@ from voicehost.intents.grammar import Intent
 from voicehost.prompts_dir import load_yaml
 
 ENDS = tuple(str(end) for end in ENDINGS)  # as `--set end=` gives them
+LONGEST_CLUE = 30  # letters; "pneumonoultramicroscopicsilicovolcanoconiosis" can wait
 LAST_CALL_S = 10  # besides half time, a long study timer warns this many seconds before the end
 LONG_PROMPTS = ("number", "clue", "accuse", "guess")  # said in full once a round, then short
 
@@ -218,6 +219,21 @@ class FerretOutTable(Table):
         if value == OTHER_WORD:
             return self.lines("guessed_other", name=name)
         return self.lines("guessed", name=name, word=value)
+
+    def refuse_choice(self, decision: Decision, value: str) -> str | None:
+        """A clue may be any word but one on the player's own card (the rulebook): checked
+        where the host knows the card (printed cards) and the words were heard for sure. A
+        "word" longer than any word is refused too (a typed line, not a clue)."""
+        said, layout = Said.parse(value), self.layout()
+        if decision.kind == "clue" and len(said.words) > LONGEST_CLUE:
+            return self.lines("clue_too_long", letters=LONGEST_CLUE)
+        if decision.kind != "clue" or layout is None or not said.readable():
+            return None
+        card = letters(len(self.seats.names)).index(self.card_letters()[decision.decider])
+        on_card = layout.rows[self.game.round - 1].words_on(card)
+        if said.words.casefold() in {word.casefold() for word in on_card}:
+            return self.lines("clue_on_card", word=said.words.capitalize())
+        return None
 
     def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
         if illegal.reason == "clue_is_one_word":

@@ -376,6 +376,10 @@ class Host:
 
     def choose(self, decision: Decision, value: str) -> bool:
         """Apply a choice (confirmed first if it scores). True when the game moved on."""
+        refusal = self.table.refuse_choice(decision, value)
+        if refusal is not None:
+            self.queue(refusal, self.table.prompt(decision))
+            return False
         # a choice outside the options is refused with its reason, not read back first
         if decision.scoring and value in decision.options:
             read_back = self.table.describe_choice(decision, value)

@@ -17,7 +17,11 @@ class Lines:
         self.rng = random.Random(seed)
 
     def __call__(self, key: str, **facts: Any) -> str:
-        return self.rng.choice(self.table[key]).format(**facts)
+        """A phrasing of `key` with `facts` filled in. For each whole number `x` a line may
+        also say `{x_s}`: "" when x is 1, else "s" ("{points} point{points_s}")."""
+        plurals = {f"{name}_s": "" if value == 1 else "s" for name, value in facts.items()
+                   if isinstance(value, int) and not isinstance(value, bool)}
+        return self.rng.choice(self.table[key]).format(**facts, **plurals)
 
     def count(self, key: str, n: int) -> str:
         """`n` things, said with `key` ("{n} rounds"), or `key`_one when n is 1 ("one round")."""

@@ -264,6 +264,11 @@ class Table(ABC):
         """A clock that also ends this decision, or None."""
         return None
 
+    def refuse_choice(self, decision: Decision, value: str) -> str | None:
+        """Why a choice breaks a rule the rules engine cannot judge (it never reads what a
+        player said, only the choice), for the table; None when it does not."""
+        return None
+
     def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
         if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
             return self.lines(illegal.reason, **illegal.facts)

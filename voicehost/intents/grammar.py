@@ -90,7 +90,11 @@ class Grammar:
         words, meant = said.split(), phrase.split()
         if len(words) != len(meant):
             return False
-        return all(word == target or (
-            word not in self.words and len(target) >= SHORTEST_SLIP
-            and DamerauLevenshtein.distance(word, target) <= 1)
-            for word, target in zip(words, meant, strict=True))
+        return all(word == target or (word not in self.words and one_slip_apart(word, target))
+                   for word, target in zip(words, meant, strict=True))
+
+
+def one_slip_apart(said: str, word: str) -> bool:
+    """Whether `said` could be `word` with one letter wrong, missing, extra or swapped (and
+    `word` is long enough for that to be a slip, not another word)."""
+    return len(word) >= SHORTEST_SLIP and DamerauLevenshtein.distance(said, word) <= 1

@@ -63,17 +63,40 @@ def careless_line(phrases: Sequence[str], rng: random.Random) -> str | None:
     return rng.choice(["quit game", "stop the game"])
 
 
-class RandomTable:
+class QuietVoice:
+    """The parts of a Voice a stand-in table seldom needs: it keeps what the host said, plays
+    nothing, is never too loud, never loses its microphone. Subclasses listen and record."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def play(self, pcm: bytes) -> None:
+        self.said.append(f"[recording, {len(pcm)} bytes]")
+
+    def too_loud(self) -> bool:
+        return False
+
+    def wait_for_microphone(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class RandomTable(QuietVoice):
     """A Voice: `utterances` things said, then the table goes quiet for good (EndOfInput).
     `before_each` runs before every listen (a fuzzer's check that nothing is lost)."""
 
     def __init__(self, seed: Any, utterances: int,
                  before_each: Callable[[], None] = lambda: None) -> None:
+        super().__init__()
         self.rng = random.Random(seed)
         self.left = utterances
         self.before_each = before_each
         self.heard = 0
-        self.said: list[str] = []
 
     def _next(self, phrases: Sequence[str]) -> str | None:
         self.before_each()
@@ -98,20 +121,8 @@ class RandomTable:
         hearing = Hearing(text, 1.0, 1.0, 0.01, raw_text=text)
         return Recording(hearing, b"", text, self.rng.random())
 
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-    def play(self, pcm: bytes) -> None:
-        self.said.append(f"[recording, {len(pcm)} bytes]")
-
     def too_loud(self) -> bool:
         return self.rng.random() < 0.02
-
-    def wait_for_microphone(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def state_of(thing: Any) -> Any:

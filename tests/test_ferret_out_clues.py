@@ -1,0 +1,57 @@
+"""Ferret Out's clue rule, where the host knows the cards: "any word, except a word that appears
+on your card" (the rulebook). With printed cards the host refuses such a clue and asks again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_events import Typed
+
+from voicehost.games.base import Action
+from voicehost.games.deck import Deck, letters
+from voicehost.games.layout import ferret_layout
+from voicehost.host.events import EventStream
+from voicehost.host.ferret_out import FerretOutTable, deck
+from voicehost.host.host import Host
+from voicehost.host.table import Seats
+from voicehost.store.journal import Journal, actions_of, read_records
+
+
+def test_a_clue_on_the_players_own_card_is_refused(tmp_path: Path) -> None:
+    printed = Deck("ferret-out", 4, 17)
+    table = FerretOutTable.from_options(Seats.default(4), 5, {"study_seconds": "0"},
+                                        cards=printed.number)
+    number = table.game.pending()
+    table.game.apply(Action("number", number.decider, "3"))
+    clue = table.game.pending()
+    assert clue.kind == "clue"
+    card = letters(4).index(table.card_letters()[clue.decider])
+    on_card = ferret_layout(printed, deck()).rows[0].words_on(card)
+    mine = on_card[0]
+    assert "lantern" not in on_card
+    path = tmp_path / "game.jsonl"
+    journal = Journal(path)
+    journal.append(table.setup_record())
+    voice = Typed(mine.upper(), "lantern")
+    Host(table, voice, journal, EventStream(None)).take(clue)
+    journal.close()
+    refused = f"{mine.capitalize()} is on your own card"
+    assert any(refused in line for line in voice.said), voice.said
+    clues = [a.choice for a in actions_of(read_records(path)) if a.kind == "clue"]
+    assert clues == ["lantern"]  # the refused clue never reached the journal
+
+
+def test_a_clue_of_ten_thousand_letters_is_refused_not_read_aloud(tmp_path: Path) -> None:
+    table = FerretOutTable.from_options(Seats.default(3), 5, {"study_seconds": "0"})
+    number = table.game.pending()
+    table.game.apply(Action("number", number.decider, "3"))
+    clue = table.game.pending()
+    path = tmp_path / "game.jsonl"
+    journal = Journal(path)
+    journal.append(table.setup_record())
+    voice = Typed("x" * 10_000, "lantern")
+    Host(table, voice, journal, EventStream(None)).take(clue)
+    journal.close()
+    assert all("x" * 31 not in line for line in voice.said)  # was read out, all of it
+    assert any("longer than any clue" in line for line in voice.said)
+    assert [a.choice for a in actions_of(read_records(path)) if a.kind == "clue"] == ["lantern"]
