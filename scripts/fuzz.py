@@ -322,8 +322,7 @@ def play_out(argv: list[str], events: Path, kill_after: float | None) -> bool:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env=env)
     began, offset, buffer = time.monotonic(), 0, ""
-    last: dict[str, Any] | None = None
-    tries = 0
+    asked: Counter[str] = Counter()  # each question (by what it shows) → times asked
     assert proc.stdin is not None
     while True:
         if time.monotonic() - began > GAME_TIMEOUT_S:
@@ -342,9 +341,10 @@ def play_out(argv: list[str], events: Path, kill_after: float | None) -> bool:
             line, buffer = buffer.split("\n", 1)
             event = json.loads(line)
             if event["event"] == "listen":
-                key = {k: v for k, v in event.items() if k != "time"}
-                tries = tries + 1 if key == last else 0
-                last = key
+                key = json.dumps({k: v for k, v in event.items() if k != "time"},
+                                 sort_keys=True)
+                tries = asked[key]  # a refused answer is not given twice in a row
+                asked[key] += 1
                 try:
                     proc.stdin.write(answer(event, tries) + "\n")
                     proc.stdin.flush()
@@ -374,10 +374,10 @@ def kill_once(folder: Path, n: int, argv: list[str], reference: Any, kill_after:
     journal = folder / f"kill-{n}.jsonl"
     events = journal.with_suffix(".events")
     if not play_out([*argv, "--journal", str(journal)], events, kill_after):
-        return "after the end"
+        return "too late: the game was over"
     records = journal.read_bytes().count(b"\n") if journal.exists() else 0
     if not records:
-        return "before the setup was saved"
+        return "too early: no setup saved yet"
     events.unlink()
     play_out(["resume", "--journal", str(journal)], events, None)
     if final_state(journal) != reference:
@@ -407,22 +407,28 @@ def run_kills(count: int, seed: int, workers: int = 2) -> int:
 
         with ThreadPoolExecutor(workers) as pool:
             references = dict(zip(plays, pool.map(reference, plays), strict=True))
-            runs = []
-            for n in range(count):
-                key = sorted(plays)[rng.randrange(len(plays))]
-                state, took = references[key]
-                runs.append(pool.submit(kill_once, folder, n, plays[key], state,
-                                        rng.uniform(0.3, took)))
             landed: Counter[str] = Counter()
-            failures = 0
-            for run in runs:
-                try:
-                    landed[run.result()] += 1
-                except Exception:  # noqa: BLE001
-                    failures += 1
-                    traceback.print_exc()
-    took = {key[0]: round(t, 1) for key, (_, t) in references.items()}
-    print(f"kills: {count} SIGKILLs ({', '.join(f'{n} {k}' for k, n in sorted(landed.items()))})"
+            failures, tried = 0, 0
+            # until `count` kills have landed mid-game: a kill may come too early or too late
+            while (left := count - sum(n for k, n in landed.items() if k.startswith("after"))):
+                runs = []
+                for _ in range(left):
+                    key = sorted(plays)[rng.randrange(len(plays))]
+                    state, took = references[key]
+                    tried += 1
+                    runs.append(pool.submit(kill_once, folder, tried, plays[key], state,
+                                            rng.uniform(0.1, took)))
+                for run in runs:
+                    try:
+                        landed[run.result()] += 1
+                    except Exception:  # noqa: BLE001
+                        failures += 1
+                        landed["after which the game ended otherwise"] += 1
+                        traceback.print_exc()
+    took = {game: f"{min(t for (g, _), (_, t) in references.items() if g == game):.1f}-"
+                  f"{max(t for (g, _), (_, t) in references.items() if g == game):.1f}"
+            for game in KILL_GAMES}
+    print(f"kills: {tried} SIGKILLs ({', '.join(f'{n} {k}' for k, n in sorted(landed.items()))})"
           f"; games take {took} s unkilled; {failures} ended otherwise than unkilled; "
           f"{time.monotonic() - started:.0f} s")
     return failures

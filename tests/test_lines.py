@@ -73,3 +73,12 @@ def test_every_line_reads_right_with_one_and_many(where: str, key: str, phrasing
 def test_the_check_sees_a_wrong_plural() -> None:
     assert ONE_PLURAL.search("wins with 1 points")
     assert not ONE_PLURAL.search("wins with 1 point, and 2 points")
+
+
+@pytest.mark.parametrize("end", ["rounds", "15", "20"])
+def test_ferret_out_says_how_the_game_ends(end: str) -> None:
+    from voicehost.host.ferret_out import FerretOutTable
+    from voicehost.host.table import Seats
+
+    opening = " ".join(FerretOutTable.from_options(Seats.default(4), 1, {"end": end}).opening())
+    assert (f"{end} points" in opening) if end != "rounds" else ("eight rounds" in opening)

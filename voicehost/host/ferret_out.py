@@ -127,7 +127,7 @@ class FerretOutTable(Table):
         names = [self.name_of(seat) for seat in range(self.game.players)]
         end = self.settings.end
         ending = (self.lines("ending_rounds") if end == "rounds"
-                  else self.lines("ending_points", points=end))
+                  else self.lines("ending_points", points=int(end)))
         return [self.lines("intro", names=spoken_list(names), ending=ending)]
 
     def _round_start(self) -> str:
