@@ -16,6 +16,9 @@ NUMBER_WORDS = ["one", "two", "three", "four", "five", "six"]
 CLUES = ["sunny", "furry", "crunchy", "loud", "tiny", "orange", "wooden", "salty", "noisy",
          "sticky", "frozen", "sweet", "shiny", "heavy", "quick", "purple", "spicy", "green"]
 RIGHT, WRONG, OTHER = "right", "wrong", "other"
+# With the boxed sleeves the host does not know the words: a guess is any word, and the Ferrets
+# say whether it was theirs. The script's words for the three kinds of guess:
+BOXED_GUESSES = {RIGHT: "purple", WRONG: "frozen", OTHER: "sticky"}  # among CLUES
 
 
 @dataclass
@@ -87,20 +90,17 @@ class FerretScript:
             return "myself" if target == player else self.names[target]
         if decision == "guess":
             guess = plan.guesses[player]
+            if not listen["options"]:
+                return BOXED_GUESSES[guess]
             if guess == OTHER:
                 return "something else"
             ferrets, weasel = self.words_at(listen)
             return ferrets if guess == RIGHT else weasel
         if decision == "weasel":
             return self.names[plan.weasel]
-        if decision == "ferret_word":
-            return self.ferret_word(listen)
+        if decision == "guess_right":
+            return "yes" if plan.guesses[plan.weasel] == RIGHT else "no"
         raise AssertionError(f"unexpected decision {listen}")
-
-    def ferret_word(self, listen: dict[str, Any]) -> str:
-        a, b = listen["options"]
-        pair = next(p for p in self.pairs if {a, b} <= set(p.words()))
-        return a if a in pair.ferrets else b
 
     def reply(self, listen: dict[str, Any]) -> str:
         """A typed reply, phrased the way players talk."""

@@ -159,7 +159,7 @@ def test_a_printed_ferret_out_game_is_scored_by_the_host_alone(tmp_path: Path, p
     events = play_ferret(tmp_path, deck, "" if asked else deck.number, table, seed=players)
     assert sorted(table.cards) == sorted(table.names)
     assert sorted(table.cards.values()) == list(letters(players))  # one card each
-    assert not any(e["decision"] in ("weasel", "ferret_word") for e in of(events, "listen"))
+    assert not any(e["decision"] in ("weasel", "guess_right") for e in of(events, "listen"))
     scores = of(events, "score")
     assert len(scores) == 8 == len(table.accusations)  # one round per printed row
     assert [s["weasel"] for s in scores] == [table.weasel(r) for r in range(1, 9)]
@@ -183,7 +183,7 @@ def test_a_printed_ferret_out_game_is_scored_by_the_host_alone(tmp_path: Path, p
     records = read_records(tmp_path / "game.jsonl")
     assert records[0]["cards"] == ("ask" if asked else deck.number)
     kinds = {a.kind for a in actions_of(records)}
-    assert "weasel" not in kinds and "ferret_word" not in kinds
+    assert "weasel" not in kinds and "guess_right" not in kinds
 
 
 def test_the_ferret_leak_check_catches_a_secret_said_too_soon(tmp_path: Path) -> None:

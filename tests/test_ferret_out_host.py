@@ -99,7 +99,9 @@ def test_the_round_twelve_words_are_never_read_out_before_the_reveal(tmp_path: P
 
     events = drive(play_args(tmp_path, 5, 8, "study_seconds=0"), tmp_path / "events.jsonl",
                    reply)
-    assert any("You can say the word you wrote down" in e["text"] for e in of(events, "say"))
+    said = [e["text"] for e in of(events, "say")]
+    assert any("You can say the name of the player you wrote down" in t for t in said)
+    assert any("Just one word, please." in t for t in said)  # a mumbled guess, refused
     game = FerretOutTable(Seats.default(5), 8).game
     prompts = Path(__file__).parents[1] / "prompts"
     in_lines = set(re.findall(r"[a-z]+", " ".join(

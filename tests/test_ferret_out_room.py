@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 from drive import drive, kept_in, voicehost
-from ferret_script import CLUES, NUMBER_WORDS, FerretScript
+from ferret_script import BOXED_GUESSES, CLUES, NUMBER_WORDS, FerretScript
 from room import OTHER_WAYS, RoomTable, table_voices
 
 from voicehost.host.clips import Said
@@ -43,10 +43,10 @@ def phrasings(decision: str, said: str, names: list[str]) -> list[str]:
                 f"player {NUMBER_WORDS[names.index(said)]}"]
     if decision == "weasel":
         return [f"it was {said}", f"{said} was the weasel", said]
+    if decision == "guess" and said in BOXED_GUESSES.values():
+        return [said]  # any word, recorded: the Ferrets hear it played back
     if decision == "guess" and said != "something else":
         return [f"i guess {said}", f"my guess is {said}", said]
-    if decision == "ferret_word":
-        return [f"the ferrets had {said}", f"it was {said}", said]
     if decision == "number" and said in NUMBER_WORDS:
         return [f"i pick {said}", f"let's say {said}", said]
     return WAYS.get(said, [said])
@@ -75,8 +75,9 @@ class FerretTable(RoomTable):
             return "on no card" if said == "something else" else f"guesses {said}"
         if decision == "weasel":
             return f"{said} was the weasel" if said in names else "\0"
-        if decision == "ferret_word":
-            return f"the ferrets' word was {said}"
+        if decision == "guess_right":
+            return ("guessed the ferrets' word" if said == "yes"
+                    else "did not guess the ferrets' word")
         return ""
 
     def respond(self, listen: dict[str, Any], proc: subprocess.Popen) -> None:

@@ -66,14 +66,12 @@ def play_round(
             choice = "hint"
         elif decision.kind == "accuse":
             choice = str(accusations[seat])
-        elif decision.kind == "guess":
-            ferret_word, weasel_word = game.secret_words()
-            choice = {"right": ferret_word, "wrong": weasel_word, "other": OTHER_WORD}[
-                guesses[seat]]
+        elif decision.kind == "guess":  # any word: the boxed sleeves' words are not known
+            choice = {"right": "violin", "wrong": "cello", "other": "banjo"}[guesses[seat]]
         elif decision.kind == "weasel":
             choice = str(weasel)
-        elif decision.kind == "ferret_word":
-            choice = game.secret_words()[0]
+        elif decision.kind == "guess_right":  # the Ferrets say whether it was their word
+            choice = "yes" if guesses[weasel] == "right" else "no"
         else:
             choice = "ready"
         events += game.apply(Action(decision.kind, seat, choice))
@@ -154,7 +152,7 @@ def test_the_weasel_guess_cannot_be_scored_without_the_ferret_word() -> None:
         score_round([1, 1, 1], 1, {1: "violin"}, None)
 
 
-def test_the_ferret_word_is_asked_only_when_the_weasel_guessed() -> None:
+def test_the_table_is_asked_about_a_guess_only_when_the_weasel_guessed() -> None:
     game = new_game()
     play_round(game, [3, 1, 3, 0], 3, {1: "right"})  # only a Ferret guessed
     assert [s.rule for s in game.history[-1]].count("weasel_missed_the_word") == 3
@@ -166,13 +164,16 @@ def test_the_ferret_word_is_asked_only_when_the_weasel_guessed() -> None:
         game.apply(Action("accuse", seat, "0"))
     decision = game.pending()
     assert (decision.kind, decision.decider) == ("guess", 0)
-    assert decision.options == game.pouch_pair.words() + (OTHER_WORD,)
-    assert len(decision.options) == 13
-    game.apply(Action("guess", 0, game.secret_words()[1]))
+    assert decision.options == ()  # any word: the host does not know the boxed sleeves' words
+    game.apply(Action("guess", 0, "zither"))
     game.apply(Action("weasel", None, "0"))
     decision = game.pending()
-    assert decision.kind == "ferret_word" and decision.scoring
-    assert decision.options == tuple(sorted(game.pouch_pair.at(2)))
+    assert decision.kind == "guess_right" and decision.scoring
+    assert decision.options == ("yes", "no")
+    (scored_round,) = [e for e in game.apply(Action("guess_right", None, "yes"))
+                       if e.kind == "round_scored"]
+    assert scored_round.facts["ferret_word"] == "zither"  # a right guess from the retail cards
+    assert scored_round.facts["points"][0] == 1 + 2  # named themself, guessed the word
 
 
 # -- the round's steps ----------------------------------------------------------------------
@@ -184,7 +185,7 @@ def test_a_round_asks_in_the_order_of_the_rulebook() -> None:
     while game.pending().kind != "number":
         decision = game.pending()
         kinds.append((decision.kind, decision.decider))
-        choice = "hint" if decision.kind == "clue" else decision.options[0]
+        choice = decision.options[0] if decision.options else "hint"
         if decision.kind == "accuse":
             choice = str(decision.decider)  # everyone names themself, so everyone guesses
         if decision.kind == "weasel":
@@ -193,7 +194,7 @@ def test_a_round_asks_in_the_order_of_the_rulebook() -> None:
     assert kinds == [("clue", 0), ("clue", 1), ("clue", 2), ("study", None),
                      ("accuse", 0), ("accuse", 1), ("accuse", 2),
                      ("guess", 0), ("guess", 1), ("guess", 2),
-                     ("weasel", None), ("ferret_word", None)]
+                     ("weasel", None), ("guess_right", None)]
 
 
 def test_the_events_of_a_round() -> None:
@@ -371,7 +372,7 @@ def test_a_target_game_may_run_past_eight_rounds() -> None:
 
 def advance_to(game: FerretOut, kind: str) -> None:
     while (decision := game.pending()).kind != kind:
-        choice = "hint" if decision.kind == "clue" else decision.options[0]
+        choice = decision.options[0] if decision.options else "hint"
         game.apply(Action(decision.kind, decision.decider, choice))
 
 
@@ -389,10 +390,10 @@ def advance_to(game: FerretOut, kind: str) -> None:
         ("accuse", Action("accuse", 0, "4"), "bad_accuse"),
         ("accuse", Action("accuse", 0, "fox"), "bad_accuse"),
         ("accuse", Action("accuse", None, "1"), "not_your_turn"),
-        ("guess", Action("guess", 0, "banana"), "bad_guess"),
+        ("guess", Action("guess", 0, "banana split"), "guess_is_one_word"),
         ("weasel", Action("weasel", None, "-1"), "bad_weasel"),
         ("weasel", Action("weasel", 0, "1"), "not_your_turn"),
-        ("ferret_word", Action("ferret_word", None, "f0_2"), "bad_ferret_word"),
+        ("guess_right", Action("guess_right", None, "maybe"), "bad_guess_right"),
     ],
 )
 def test_illegal_choices_change_nothing(kind: str, action: Action, reason: str) -> None:
@@ -451,7 +452,7 @@ def play_random_game(players: int, seed: int, end: str | int, deck: int
     weasels_asked = 0
     while (decision := game.pending()) is not None:
         assert game.round < 500, "the game should have ended long ago"
-        if decision.kind == "clue":
+        if not decision.options:  # a clue, or a guess of any word
             choice = rng.choice(["fur", "sneaky", "music", "loud"])
         else:
             choice = rng.choice(decision.options)

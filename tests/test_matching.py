@@ -17,7 +17,7 @@ from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES
 
 DECISIONS = {"secret-squad": ("deal", "answer", "point", "squad"),
-             "ferret-out": ("number", "study", "accuse", "guess", "weasel", "ferret_word"),
+             "ferret-out": ("number", "study", "accuse", "guess", "weasel", "guess_right"),
              "secret-operation": ("first_player", "turn", "reveal")}
 TOKENS = load_yaml("common/tokens.yaml")
 # every seat name and number a table could use, and numbers past the largest table

@@ -122,7 +122,7 @@ def parser() -> argparse.ArgumentParser:
     hear.add_argument("--game", choices=sorted(GAMES),
                       default="secret-squad",
                       help="whose decisions --decision names (Ferret Out: number, accuse, "
-                           "guess, weasel, ferret_word, study; Secret Operation: "
+                           "guess, weasel, guess_right, study; Secret Operation: "
                            "first_player, turn, reveal)")
     hear.add_argument("--pouch", type=int, default=0,
                       help="Ferret Out guess: the pouch pair whose twelve words are offered")

@@ -10,12 +10,17 @@ steps, and `pending()` names the decision the step waits for:
     clue         each player says the clue on their easel   → Decision("clue", seat, ())  one word
     study        the timer runs; the table says ready       → Decision("study", None, ("ready",))
     accuse       each player says whom they named           → Decision("accuse", seat, every seat)
-    guess        each player who named themself says their  → Decision("guess", seat, the round's
-                 guess of the Ferrets' word                    twelve words and "other")
+    guess        each player who named themself says their  → Decision("guess", seat, ())
+                 guess of the Ferrets' word                    one word, as with a clue
     weasel       the reveal: who held the odd card          → Decision("weasel", None, every seat)
-    ferret_word  which of the two words at the number was   → Decision("ferret_word", None,
-                 the Ferrets' (asked only if the Weasel        the two words at the number)
+    guess_right  whether the Weasel's guess was the         → Decision("guess_right", None,
+                 Ferrets' word (asked only if the Weasel       ("yes", "no"))
                  named themself: only then it scores)
+
+With the boxed sleeves the engine knows the deck's structure, not the words on the retail cards:
+a guess is any word, and the table says whether the Weasel's was the Ferrets'. With printed
+cards (`printed`) it knows every word: a guess is one of the round's twelve words (or "other"),
+and the reveal and the scoring need no question.
 
 Clues, accusations and guesses are said in turn, starting with the CFO and going clockwise.
 The CFO passes clockwise each round: seat (round - 1) % players. Before the number the host
@@ -50,6 +55,7 @@ WORDS_PER_ROW = 6
 NUMBERS = tuple(str(n) for n in range(1, WORDS_PER_ROW + 1))
 ROLL = "roll"
 OTHER_WORD = "other"  # a guess that is on no card: always wrong, but the host must accept it
+YES_NO = ("yes", "no")
 ROUNDS = 8
 ENDINGS: tuple[str | int, ...] = ("rounds", 15, 20)
 
@@ -288,12 +294,13 @@ class FerretOut:
             return Decision("accuse", self._next_seat(self.accusations), self.seats(),
                             scoring=True)
         if self.phase == "guess":
+            words = () if self.printed is None else self.pouch_pair.words() + (OTHER_WORD,)
             return Decision("guess", self._next_seat(self.guesses, self.named_themselves()),
-                            self.pouch_pair.words() + (OTHER_WORD,), scoring=True)
+                            words, scoring=True)
         if self.phase == "weasel":
             return Decision("weasel", None, self.seats(), scoring=True)
-        if self.phase == "ferret_word":
-            return Decision("ferret_word", None, self.secret_words(), scoring=True)
+        if self.phase == "guess_right":
+            return Decision("guess_right", None, YES_NO, scoring=True)
         return None
 
     def seats(self) -> tuple[str, ...]:
@@ -320,9 +327,9 @@ class FerretOut:
             raise IllegalAction("game_over")
         if action.kind != decision.kind or action.player != decision.decider:
             raise IllegalAction("not_your_turn", expected=decision.kind, player=decision.decider)
-        if decision.kind == "clue":
+        if not decision.options:  # a clue, or a guess of any word
             if len(action.choice.split()) != 1:
-                raise IllegalAction("clue_is_one_word", clue=action.choice)
+                raise IllegalAction(f"{decision.kind}_is_one_word", said=action.choice)
         elif action.choice not in decision.options:
             raise IllegalAction(f"bad_{decision.kind}", options=decision.options)
         return getattr(self, f"_on_{decision.kind}")(action)
@@ -382,12 +389,13 @@ class FerretOut:
     def _on_weasel(self, action: Action) -> list[Event]:
         self.weasel = int(action.choice)
         if self.weasel in self.guesses:
-            self.phase = "ferret_word"
+            self.phase = "guess_right"
             return []
         return self._score_round()
 
-    def _on_ferret_word(self, action: Action) -> list[Event]:
-        self.ferret_word = action.choice
+    def _on_guess_right(self, action: Action) -> list[Event]:
+        # "" is no word: a wrong guess is scored against nothing it could match
+        self.ferret_word = self.guesses[self.weasel] if action.choice == "yes" else ""
         return self._score_round()
 
     # -- round bookkeeping --------------------------------------------------------------------

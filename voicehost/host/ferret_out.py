@@ -24,6 +24,7 @@ from voicehost.games.ferret_out import (
     NUMBERS,
     OTHER_WORD,
     ROLL,
+    YES_NO,
     FerretOut,
     PouchPair,
     PrintedRound,
@@ -111,14 +112,14 @@ class FerretOutTable(Table):
 
     def example_decision(self, kind: str, which: int = 0) -> Decision:
         """The decision of `kind` as the host would ask it (for `voicehost hear`); a guess
-        offers the twelve words of pouch pair `which`."""
+        offers the twelve words of pouch pair `which`, as with printed cards."""
         words = self.pouches[which].words()
         options = {"number": NUMBERS + (ROLL,), "study": ("ready",),
                    "accuse": self.game.seats(), "guess": words + (OTHER_WORD,),
-                   "weasel": self.game.seats(), "ferret_word": words[:2]}
+                   "weasel": self.game.seats(), "guess_right": YES_NO}
         if kind not in options:
             raise ValueError(f"Ferret Out has no decision {kind!r}; try: {', '.join(options)}")
-        decider = None if kind in ("study", "weasel", "ferret_word") else 0
+        decider = None if kind in ("study", "weasel", "guess_right") else 0
         return Decision(kind, decider, options[kind], scoring=kind not in ("number", "study"))
 
     # -- words ----------------------------------------------------------------------------
@@ -160,11 +161,8 @@ class FerretOutTable(Table):
             return line("study_timer", seconds=seconds) if seconds else line("study_ready")
         if decision.kind == "weasel":
             return line("reveal_prompt")
-        if decision.kind == "ferret_word":
-            assert game.number is not None and game.weasel is not None
-            a, b = game.secret_words()
-            return line("ferret_word_prompt", name=self.name_of(game.weasel),
-                        number=game.number, a=a, b=b)
+        if decision.kind == "guess_right":
+            return self._weasels_guess()
         name = self.name_of(decision.decider)
         if decision.kind == "clue":
             return line("clue_first" if long and not game.clues else "clue_next", name=name)
@@ -173,10 +171,20 @@ class FerretOutTable(Table):
             return f"{line('countdown')} {ask}" if long and not game.accusations else ask
         return line("guess_first" if long and not game.guesses else "guess_next", name=name)
 
+    def _weasels_guess(self) -> str:
+        """Ask the Ferrets whether the Weasel's guess was their word: its words, or, when
+        they were not heard for sure, its recording."""
+        weasel = self.game.weasel
+        said, name = Said.parse(self.game.guesses[weasel]), self.name_of(weasel)
+        if said.readable() or not said.clip:
+            return self.lines("guess_right_prompt", name=name, word=said.words)
+        return Playback(self.lines("guess_right_played", name=name), said.clip,
+                        self.lines("guess_right_lost", name=name))
+
     def choices(self, decision: Decision) -> Choices:
         kind = decision.kind
-        if kind == "clue":
-            return []  # free speech
+        if kind == "clue" or not decision.options:
+            return []  # free speech: a clue, or a guess of any word (the boxed sleeves)
         if kind == "study":
             return self.ready_choices()
         if kind == "number":
@@ -189,8 +197,8 @@ class FerretOutTable(Table):
             return [(Intent("choose", o), self.intents["guess_other"] if o == OTHER_WORD
                      else [p.format(word=o) for p in self.intents["guess"]])
                     for o in decision.options]
-        return [(Intent("choose", o), [p.format(word=o) for p in self.intents["ferret_word"]])
-                for o in decision.options]
+        return [(Intent("choose", answer), templates)
+                for answer, templates in load_yaml("common/intents.yaml")["confirm"].items()]
 
     def _names(self) -> str:
         return self.names_of(range(self.game.players))
@@ -201,16 +209,17 @@ class FerretOutTable(Table):
             return self.lines("options_named", names=self._names())
         if kind == "weasel":
             return self.lines("options_weasel", names=self._names())
-        if kind == "ferret_word":
-            a, b = decision.options
-            return self.lines("options_ferret_word", a=a, b=b)
+        if kind == "guess" and not decision.options:
+            return self.lines("options_guess_any")
         return self.lines(f"options_{kind}")
 
     def describe_choice(self, decision: Decision, value: str) -> str:
         if decision.kind == "weasel":
             return self.lines("weasel_was", name=self.name_of(int(value)))
-        if decision.kind == "ferret_word":
-            return self.lines("ferret_word_was", word=value)
+        if decision.kind == "guess_right":
+            name = self.name_of(self.game.weasel)
+            return self.lines("guess_was_right" if value == "yes" else "guess_was_wrong",
+                              name=name)
         name = self.name_of(decision.decider)
         if decision.kind == "accuse":
             if int(value) == decision.decider:
@@ -225,7 +234,7 @@ class FerretOutTable(Table):
         where the host knows the card (printed cards) and the words were heard for sure. A
         "word" longer than any word is refused too (a typed line, not a clue)."""
         said, layout = Said.parse(value), self.layout()
-        if decision.kind == "clue" and len(said.words) > LONGEST_CLUE:
+        if decision.kind in ("clue", "guess") and len(said.words) > LONGEST_CLUE:
             return self.lines("clue_too_long", letters=LONGEST_CLUE)
         if decision.kind != "clue" or layout is None or not said.readable():
             return None
@@ -236,7 +245,7 @@ class FerretOutTable(Table):
         return None
 
     def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
-        if illegal.reason == "clue_is_one_word":
+        if illegal.reason in ("clue_is_one_word", "guess_is_one_word"):
             return self.lines("one_word")
         return self.lines("options", options=self.options_spoken(decision))
 
