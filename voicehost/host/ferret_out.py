@@ -125,11 +125,10 @@ class FerretOutTable(Table):
     # -- words ----------------------------------------------------------------------------
 
     def opening(self) -> list[str]:
-        names = [self.name_of(seat) for seat in range(self.game.players)]
         end = self.settings.end
         ending = (self.lines("ending_rounds") if end == "rounds"
                   else self.lines("ending_points", points=int(end)))
-        return [self.lines("intro", names=spoken_list(names), ending=ending)]
+        return [self.lines("intro", names=self.names_of(range(self.game.players)), ending=ending)]
 
     def _round_start(self) -> str:
         game = self.game
@@ -297,7 +296,7 @@ class FerretOutTable(Table):
         if not selves:
             return [self.lines("nobody_self")]
         return [self.lines("named_themselves",
-                           names=spoken_list([self.name_of(s) for s in selves]))]
+                           names=self.names_of(selves))]
 
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
         said = [self.lines("round_over", round=facts["round"],
@@ -319,7 +318,7 @@ class FerretOutTable(Table):
 
     def _say_tie_break(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("tie_break",
-                           names=spoken_list([self.name_of(s) for s in facts["leaders"]]))]
+                           names=self.names_of(facts["leaders"]))]
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
         return [self.winners_line(facts)]

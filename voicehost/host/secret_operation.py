@@ -160,7 +160,7 @@ class SecretOperationTable(Table):
     def opening(self) -> list[str]:
         players = len(self.seats.names)
         count, aside = impostor_count(players), set_aside_count(players)
-        names = spoken_list([self.name_of(seat) for seat in range(players)])
+        names = self.names_of(range(players))
         many = count > 1
         impostors = (self.lines("impostors_many", count=count) if many
                      else self.lines("impostors_one"))
@@ -281,7 +281,7 @@ class SecretOperationTable(Table):
 
     def say_options(self, decision: Decision) -> str:
         if decision.kind == "first_player":
-            names = spoken_list([self.name_of(seat) for seat in range(self.game.players)])
+            names = self.names_of(range(self.game.players))
             return self.lines("options_first_player", names=names)
         if decision.kind == "reveal":
             return self.lines("options_reveal")
@@ -385,7 +385,7 @@ class SecretOperationTable(Table):
     def _sit_out(self, seats: list[int]) -> list[str]:
         if not seats:
             return []
-        names = spoken_list([self.name_of(seat) for seat in seats])
+        names = self.names_of(seats)
         return [self.lines("skipped_empty" if len(seats) == 1 else "skipped_empty_many",
                            name=names)]
 
@@ -436,10 +436,10 @@ class SecretOperationTable(Table):
         key = f"{facts['winner']}_win" + ("_none" if facts["assembled"] == 0 else "")
         if "winners" not in facts:
             return [self.lines(key, assembled=facts["assembled"])]
-        impostors = spoken_list([self.name_of(s) for s in self.game.impostor_seats()])
+        impostors = self.names_of(self.game.impostor_seats())
         return [self.lines(f"printed_{key}", assembled=facts["assembled"]),
                 self.lines("printed_impostors", names=impostors,
-                           winners=spoken_list([self.name_of(s) for s in facts["winners"]]))]
+                           winners=self.names_of(facts["winners"]))]
 
     # -- what the table can ask for ---------------------------------------------------------
 
@@ -499,7 +499,7 @@ class SecretOperationTable(Table):
             said.append(line("status_hands", hands=", ".join(hands)))
         if game.blocked:
             said.append(line("status_blocked",
-                             names=spoken_list([self.name_of(s) for s in sorted(game.blocked)])))
+                             names=self.names_of(sorted(game.blocked))))
         said.append(self._discard_pile())
         if game.turn is not None:
             if game.revealing is not None:

@@ -15,7 +15,6 @@ from voicehost.games.secret_squad import (
     Settings,
     squad_cards,
 )
-from voicehost.host.lines import spoken_list
 from voicehost.host.table import Choices, Seats, Table
 from voicehost.intents.grammar import Intent
 from voicehost.prompts_dir import load_yaml
@@ -80,8 +79,7 @@ class SecretSquadTable(Table):
     # -- words ----------------------------------------------------------------------------
 
     def opening(self) -> list[str]:
-        names = [self.name_of(seat) for seat in range(self.game.players)]
-        return [self.lines("intro", names=spoken_list(names),
+        return [self.lines("intro", names=self.names_of(range(self.game.players)),
                            rounds=self.lines.count("rounds", self.settings.rounds),
                            cards=self.lines.count("questions", self.settings.cards_per_round))]
 
@@ -143,7 +141,7 @@ class SecretSquadTable(Table):
 
     def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
         if illegal.reason == "too_many_in_squad":
-            claimed = spoken_list([self.name_of(s) for s in illegal.facts["claimed"]])
+            claimed = self.names_of(illegal.facts["claimed"])
             return self.lines("too_many", cards=illegal.facts["cards"],
                               squad=illegal.facts["squad"], claimed=claimed)
         return self.lines("options", options=self.options_spoken(decision))
@@ -188,7 +186,7 @@ class SecretSquadTable(Table):
     def _who_was_what(self, squads: list[str]) -> str:
         def members(squad: str) -> str:
             seats = [s for s, sq in enumerate(squads) if sq == squad]
-            return spoken_list([self.name_of(s) for s in seats]) or self.lines("nobody")
+            return self.names_of(seats) or self.lines("nobody")
 
         return self.lines("printed_squads", yellow=members("yellow"), red=members("red"))
 
@@ -201,7 +199,7 @@ class SecretSquadTable(Table):
 
     def _tally_line(self, tally: dict[str, Any]) -> str:
         def names(seats: list[int]) -> str:
-            return spoken_list([self.name_of(s) for s in seats]) or self.lines("nobody")
+            return self.names_of(seats) or self.lines("nobody")
 
         return self.lines("tally", index=tally["index"], yup=names(tally["yup"]),
                           nope=names(tally["nope"]))
