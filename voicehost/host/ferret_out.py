@@ -174,11 +174,18 @@ class FerretOutTable(Table):
         """Ask the Ferrets whether the Weasel's guess was their word: its words, or, when
         they were not heard for sure, its recording."""
         weasel = self.game.weasel
-        said, name = Said.parse(self.game.guesses[weasel]), self.name_of(weasel)
+        said = Said.parse(self.game.guesses[weasel])
+        return self._read_or_played(said, "guess_right_prompt", "guess_right_played",
+                                    "guess_right_lost", name=self.name_of(weasel),
+                                    word=said.words)
+
+    def _read_or_played(self, said: Said, read: str, played: str, lost: str,
+                        **facts: Any) -> str:
+        """What a player said: line `read` when its words can be read out, else its
+        recording, played after line `played` (line `lost` instead, if it is gone)."""
         if said.readable() or not said.clip:
-            return self.lines("guess_right_prompt", name=name, word=said.words)
-        return Playback(self.lines("guess_right_played", name=name), said.clip,
-                        self.lines("guess_right_lost", name=name))
+            return self.lines(read, **facts)
+        return Playback(self.lines(played, **facts), said.clip, self.lines(lost, **facts))
 
     def choices(self, decision: Decision) -> Choices:
         kind = decision.kind
@@ -283,12 +290,9 @@ class FerretOutTable(Table):
         for seat in self.game.speaking_order():
             if seat not in self.game.clues:
                 continue
-            said, name = Said.parse(self.game.clues[seat]), self.name_of(seat)
-            if said.readable() or not said.clip:
-                read.append(self.lines("clue_line", name=name, clue=said.words))
-            else:
-                read.append(Playback(self.lines("clue_caption", name=name), said.clip,
-                                     self.lines("clue_lost")))
+            said = Said.parse(self.game.clues[seat])
+            read.append(self._read_or_played(said, "clue_line", "clue_caption", "clue_lost",
+                                             name=self.name_of(seat), clue=said.words))
         return read
 
     def _say_accusations_done(self, facts: dict[str, Any]) -> list[str]:
