@@ -55,3 +55,27 @@ def test_a_clue_of_ten_thousand_letters_is_refused_not_read_aloud(tmp_path: Path
     assert all("x" * 31 not in line for line in voice.said)  # was read out, all of it
     assert any("longer than any clue" in line for line in voice.said)
     assert [a.choice for a in actions_of(read_records(path)) if a.kind == "clue"] == ["lantern"]
+
+
+def test_the_weasels_guess_is_asked_about_in_words_or_played_back() -> None:
+    from voicehost.host.clips import Playback
+
+    for guess, played in (("lantern", False), ("lantern?@clips/1-seat0.wav", True),
+                          ("@clips/1-seat0.wav", True)):
+        table = FerretOutTable.from_options(Seats.default(3), 5, {"study_seconds": "0"})
+        game = table.game
+        game.apply(Action("number", game.cfo, "3"))
+        for seat in game.speaking_order():
+            game.apply(Action("clue", seat, "hint"))
+        game.apply(Action("study", None, "ready"))
+        for seat in game.speaking_order():
+            game.apply(Action("accuse", seat, "1"))  # all name seat 1, who guesses
+        game.apply(Action("guess", 1, guess))
+        game.apply(Action("weasel", None, "1"))
+        decision = game.pending()
+        assert decision.kind == "guess_right"
+        asked = table.prompt(decision)
+        assert isinstance(asked, Playback) is played
+        assert ("lantern" in asked) is not played  # an unsure word is played, not read
+        if played:
+            assert asked.clip == "clips/1-seat0.wav"
