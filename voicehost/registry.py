@@ -7,7 +7,6 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 from voicehost.games import ferret_out, secret_operation, secret_squad
 from voicehost.host.ferret_out import FerretOutTable
@@ -37,10 +36,6 @@ class GameSpec:
     @property
     def players(self) -> tuple[int, int]:
         return self.rules.MIN_PLAYERS, self.rules.MAX_PLAYERS
-
-    @property
-    def settings(self) -> type[Any]:
-        return self.table.settings_type
 
 
 GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (

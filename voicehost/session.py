@@ -80,12 +80,9 @@ def table_from_setup(record: dict[str, Any], path: Path) -> Table:
 
 
 def start(table: Table, voice: Voice, journal: Journal, events: EventStream) -> Outcome:
-    """Play a new game into `journal` (new, see `new_journal`)."""
+    """Play a new game into `journal` (new, see `new_journal`; the caller closes it)."""
     journal.append(table.setup_record())
-    try:
-        return Host(table, voice, journal, events).run()
-    finally:
-        journal.close()
+    return Host(table, voice, journal, events).run()
 
 
 @dataclass(frozen=True)

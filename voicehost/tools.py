@@ -209,7 +209,7 @@ def run_cards(args: argparse.Namespace) -> int:
     import random
 
     from voicehost.cards.render import render
-    from voicehost.games.deck import PLAYER_RANGES, SEEDS, Deck, DeckNumberError
+    from voicehost.games.deck import SEEDS, Deck, DeckNumberError
 
     if not args.out.parent.is_dir():
         refuse(f"--out {args.out}: there is no folder {args.out.parent}.")
@@ -217,7 +217,7 @@ def run_cards(args: argparse.Namespace) -> int:
     try:
         deck = Deck(args.game, args.players, seed)
     except DeckNumberError:
-        low, high = PLAYER_RANGES[args.game]
+        low, high = GAMES[args.game].players
         refuse(f"{args.game} is for {low} to {high} players; --seed is 0 to {SEEDS - 1}.")
     sheet = render(deck, args.paper)
     sheet.output(str(args.out))
