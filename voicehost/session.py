@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 import time
 from dataclasses import dataclass
@@ -46,13 +45,13 @@ def new_journal(game: str, folder: Path | None = None) -> Journal:
     another game started in the same second."""
     folder = folder or saves_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    for number in itertools.count(1):
+    number = 1
+    while True:
         suffix = "" if number == 1 else f"-{number}"
         try:
             return Journal(folder / f"{stamp}-{game}{suffix}.jsonl", new=True)
         except FileExistsError:
-            continue
-    raise AssertionError("unreachable")
+            number += 1
 
 
 def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any],
