@@ -94,7 +94,7 @@ class PrintedTable:
 
 
 def printed_fronts(folder: Path, deck: Deck) -> dict[str, list[str]]:
-    printed = print_deck(folder, deck, "a4")
+    printed = print_deck(folder, deck, "a4", ())
     fronts = {}
     for card, letter in zip(player_cards(printed), letters(deck.players), strict=True):
         fronts[letter] = [w.lower() for w in words_in(printed, card, 1) if w in ("YELLOW", "RED")]

@@ -17,7 +17,7 @@ from test_cards import said_before_reveals, sentences
 
 from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import leaders, score_round
-from voicehost.games.layout import FerretLayout, ferret_layout, operation_layout
+from voicehost.games.layout import FerretLayout, ferret_layout, operation_layout, row_cards_for
 from voicehost.games.secret_operation import impostor_count
 from voicehost.host.ferret_out import deck as pouches
 from voicehost.host.table import Seats
@@ -48,8 +48,8 @@ class FerretTable:
     number the host names; whom they name and whether they guess is drawn from a seeded plan
     (which peeks at the layout so that every scoring line comes up)."""
 
-    def __init__(self, deck: Deck, seed: int, read_out: list[str]) -> None:
-        self.layout: FerretLayout = ferret_layout(deck, POUCHES)
+    def __init__(self, deck: Deck, seed: int, read_out: list[str], end: str = "rounds") -> None:
+        self.layout: FerretLayout = ferret_layout(deck, POUCHES, row_cards_for(end))
         self.players = deck.players
         self.names = list(Seats.default(deck.players).names)
         self.rng = random.Random(seed)
@@ -110,8 +110,11 @@ class FerretTable:
         raise AssertionError(f"the host asked what printed cards already tell it: {listen}")
 
     def expected_scores(self) -> list[int]:
+        return self.scores_after(len(self.accusations))
+
+    def scores_after(self, rounds: int) -> list[int]:
         totals = [0] * self.players
-        for round_, accusations in sorted(self.accusations.items()):
+        for round_, accusations in sorted(self.accusations.items())[:rounds]:
             row = self.layout.rows[round_ - 1]
             ferret_word = row.ferret_words[self.numbers[round_] - 1]
             points = score_round(accusations, self.weasel(round_), self.guesses.get(round_, {}),
@@ -141,34 +144,50 @@ def ferret_secrets_said(events: list[dict[str, Any]], table: FerretTable) -> lis
 
 
 def play_ferret(tmp_path: Path, deck: Deck, cards: str, table: FerretTable,
-                seed: int) -> list[dict[str, Any]]:
+                seed: int, end: str = "rounds") -> list[dict[str, Any]]:
     command = voicehost("play", "ferret-out", "--io", "text", "--cards", cards,
-                        "--seed", str(seed), *kept_in(tmp_path), "--set", "study_seconds=0")
+                        "--seed", str(seed), *kept_in(tmp_path), "--set", "study_seconds=0",
+                        "--set", f"end={end}")
     if cards == "":
         command.remove("")  # --cards with no number: the host asks
         command += ["--players", str(deck.players)]
     return drive(command, tmp_path / "events.jsonl", table.reply, on_event=table.hear_host)
 
 
-@pytest.mark.parametrize(("players", "asked"), [(3, False), (5, True), (7, False)])
-def test_a_printed_ferret_out_game_is_scored_by_the_host_alone(tmp_path: Path, players: int,
-                                                               asked: bool) -> None:
+@pytest.mark.parametrize(("players", "asked", "end", "seed"), [
+    (3, False, "rounds", 3), (5, True, "rounds", 5), (7, False, "rounds", 7),
+    (4, False, "rounds", 3),  # a tie after round 8: tie-break rows on the second card
+    (6, False, "20", 6)])
+def test_a_printed_ferret_out_game_is_scored_by_the_host_alone(
+        tmp_path: Path, players: int, asked: bool, end: str, seed: int) -> None:
     deck = Deck("ferret-out", players, 300 + players)
     read_out = [spoken(deck.number[:3]), spoken(deck.number[3:])] if asked else []
-    table = FerretTable(deck, players, read_out)
-    events = play_ferret(tmp_path, deck, "" if asked else deck.number, table, seed=players)
+    table = FerretTable(deck, seed, read_out, end)
+    events = play_ferret(tmp_path, deck, "" if asked else deck.number, table, seed, end)
     assert sorted(table.cards) == sorted(table.names)
-    assert sorted(table.cards.values()) == list(letters(players))  # one card each
+    assert sorted(table.cards.values()) == list(letters(players))  # one letter each
     assert not any(e["decision"] in ("weasel", "guess_right") for e in of(events, "listen"))
     scores = of(events, "score")
-    assert len(scores) == 8 == len(table.accusations)  # one round per printed row
-    assert [s["weasel"] for s in scores] == [table.weasel(r) for r in range(1, 9)]
+    rounds = len(scores)
+    assert rounds == len(table.accusations)  # one round per printed row
+    assert [s["weasel"] for s in scores] == [table.weasel(r) for r in range(1, rounds + 1)]
     over = of(events, "game_over")
     expected = table.expected_scores()
     assert over and over[0]["scores"] == expected
     assert over[0]["winners"] == leaders(expected)
+    assert len(leaders(expected)) == 1  # played on until one winner, as the rulebook says
+    if end == "rounds":
+        ties_at = [r for r in range(8, rounds) if len(leaders(table.scores_after(r))) > 1]
+        assert rounds >= 8 and ties_at == list(range(8, rounds))  # only ties go on
+        if players == 4:
+            assert rounds > 8  # its seed was chosen for a tie after round 8
+    else:
+        assert max(expected) >= int(end) > max(table.scores_after(rounds - 1))
+        assert rounds > 8, "a game to 20 points ends after row 8"
     said = " ".join(e["text"] for e in events if e["event"] == "say")
-    for r in range(1, 9):
+    if rounds > 8:
+        assert "rows 9 to 16" in said.lower()  # the host says when to take the next card
+    for r in range(1, rounds + 1):
         assert f"row {r}" in said
         row = table.layout.rows[r - 1]
         ferret = row.ferret_words[table.numbers[r] - 1]
@@ -176,8 +195,8 @@ def test_a_printed_ferret_out_game_is_scored_by_the_host_alone(tmp_path: Path, p
     assert not ferret_secrets_said(events, table)
     secrets = of(events, "secrets")
     assert len(secrets) == 1 and secrets[0]["secret"] is True
-    assert [r["weasel"] for r in secrets[0]["rounds"]] == [
-        table.names[table.weasel(r)] for r in range(1, 9)]
+    assert [r["weasel"] for r in secrets[0]["rounds"][:rounds]] == [
+        table.names[table.weasel(r)] for r in range(1, rounds + 1)]
     flagged = [e for e in events if e.get("secret") and e["event"] != "secrets"]
     assert flagged and all(e["event"] == "listen" and e["decision"] == "guess" for e in flagged)
     records = read_records(tmp_path / "game.jsonl")

@@ -18,10 +18,18 @@ from drive import voicehost
 from voicehost.cards.render import render
 from voicehost.cards.sheet import PAPERS, PlacedCard, Rect
 from voicehost.games.deck import Deck, letters
-from voicehost.games.layout import ferret_layout, operation_layout, squad_layout
+from voicehost.games.layout import (
+    FerretLayout,
+    ferret_layout,
+    operation_layout,
+    row_cards_for,
+    squad_layout,
+)
 from voicehost.games.secret_operation import CARDS_IN_BOX
 from voicehost.host.ferret_out import deck as pouches
+from voicehost.host.table import settings_from
 from voicehost.prompts_dir import load_yaml
+from voicehost.registry import GAMES
 
 POUCHES = pouches()
 BOARDS = load_yaml("secret_operation/boards.yaml")
@@ -33,8 +41,11 @@ WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="
                   r"(.*?)</word>")
 PAGE = re.compile(r"<page [^>]*>(.*?)</page>", re.S)
 
-DECKS = [("secret-squad", 10, 482), ("secret-squad", 3, 17), ("ferret-out", 7, 250),
-         ("secret-operation", 10, 901), ("secret-operation", 4, 3)]
+# (game, players, seed, --set given): Ferret Out prints 2 cards of rows each, 4 to play to 20
+DECKS = [("secret-squad", 10, 482, ()), ("secret-squad", 3, 17, ()), ("ferret-out", 7, 250, ()),
+         ("ferret-out", 3, 9, ("end=20",)), ("secret-operation", 10, 901, ()),
+         ("secret-operation", 4, 3, ())]
+PRIVATE = ("player", "more_rows")  # the kinds of card a player keeps secret
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,7 @@ class Word:
 class Printed:
     deck: Deck
     paper: str
+    settings: tuple[str, ...]
     placed: list[PlacedCard]
     headers: list[tuple[int, Rect]]
     pages: list[list[Word]]
@@ -61,14 +73,19 @@ def read_pgm(path: Path) -> np.ndarray:
         int(height), int(width))
 
 
-def print_deck(folder: Path, deck: Deck, paper: str) -> Printed:
+def print_deck(folder: Path, deck: Deck, paper: str, given: tuple[str, ...]) -> Printed:
     """Print a deck with the real command and read it back as a printer's output."""
     pdf = folder / "cards.pdf"
+    sets = [arg for item in given for arg in ("--set", item)]
     run = subprocess.run(voicehost("cards", deck.game, "--players", str(deck.players),
-                                   "--seed", str(deck.seed), "--paper", paper, "--out", str(pdf)),
+                                   "--seed", str(deck.seed), "--paper", paper, "--out", str(pdf),
+                                   *sets),
                          capture_output=True, text=True, check=True)
     assert f"Deck number {deck.printed}" in run.stdout
-    sheet = render(deck, paper)  # where the cards were placed (the same deterministic layout)
+    settings = settings_from(GAMES[deck.game].table.settings_type,
+                             dict(item.split("=") for item in given))
+    # where the cards were placed (the same deterministic layout)
+    sheet = render(deck, paper, settings)
     html = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True,
                           text=True, check=True).stdout
     pages = [[Word(unescape(w[4]), Rect(float(w[0]) * MM_PER_PT, float(w[1]) * MM_PER_PT,
@@ -79,15 +96,15 @@ def print_deck(folder: Path, deck: Deck, paper: str) -> Printed:
                    check=True)
     images = [read_pgm(p) for p in sorted(folder.glob("page-*.pgm"))]
     assert len(images) == len(pages) == sheet.page
-    return Printed(deck, paper, sheet.placed, sheet.headers, pages, images)
+    return Printed(deck, paper, given, sheet.placed, sheet.headers, pages, images)
 
 
 @pytest.fixture(scope="module", params=[(d, p) for d in DECKS for p in PAPERS],
-                ids=lambda dp: f"{dp[0][0]}-{dp[0][1]}-{dp[1]}")
+                ids=lambda dp: "-".join([*map(str, dp[0][:2]), *dp[0][3], dp[1]]))
 def printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Printed:
-    (game, players, seed), paper = request.param
+    (game, players, seed, given), paper = request.param
     return print_deck(tmp_path_factory.mktemp(f"{game}-{paper}"), Deck(game, players, seed),
-                      paper)
+                      paper, given)
 
 
 def px(mm: float) -> int:
@@ -148,21 +165,41 @@ def words_in(printed: Printed, card: PlacedCard, panel: int) -> list[str]:
 
 
 def player_cards(printed: Printed) -> list[PlacedCard]:
-    cards = [c for c in printed.placed if c.kind == "player"]
-    assert [c.index for c in cards] == list(range(printed.deck.players))
+    """Every private card: each player's first, then each player's second (Ferret Out), ..."""
+    cards = [c for c in printed.placed if c.kind in PRIVATE]
+    players = printed.deck.players
+    assert [c.index for c in cards] == list(range(players)) * (len(cards) // players)
+    assert [c.kind for c in cards[:players]] == ["player"] * players
     return cards
+
+
+def row_layout(printed: Printed) -> FerretLayout:
+    given = dict(item.split("=") for item in printed.settings)
+    return ferret_layout(printed.deck, POUCHES, row_cards_for(given.get("end", "rounds")))
 
 
 def test_every_back_shows_its_letter_and_the_deck_number(printed: Printed) -> None:
     number = printed.deck.printed.split()
-    for card, letter in zip(player_cards(printed), letters(printed.deck.players), strict=True):
+    cards = player_cards(printed)
+    for at, card in enumerate(cards):
         back = words_in(printed, card, 0)
-        assert letter in back and back[-2:] == number, back
+        assert letters(printed.deck.players)[card.index] in back and back[-2:] == number, back
+        if printed.deck.game == "ferret-out":
+            rows = row_layout(printed).on_row_card(1 + at // printed.deck.players)
+            assert f"{rows[0].round}-{rows[-1].round}" in back, back
+
+
+def test_ferret_out_prints_the_rows_its_ending_needs(printed: Printed) -> None:
+    if printed.deck.game != "ferret-out":
+        return
+    needed = 4 if "end=20" in printed.settings else 2
+    assert len(player_cards(printed)) == needed * printed.deck.players
+    assert len(row_layout(printed).rows) == needed * 8
 
 
 def test_every_front_shows_the_secrets_of_its_card(printed: Printed) -> None:
     deck = printed.deck
-    for card in player_cards(printed):
+    for at, card in enumerate(player_cards(printed)):
         front = words_in(printed, card, 1)
         assert front[:2] == ["Card", letters(deck.players)[card.index]]
         if deck.game == "secret-squad":
@@ -172,7 +209,7 @@ def test_every_front_shows_the_secrets_of_its_card(printed: Printed) -> None:
         elif deck.game == "ferret-out":
             shown = [w for w in front[front.index("names.") + 1:]
                      if not w.isdigit() and w != "Row"]
-            rows = ferret_layout(deck, POUCHES).rows
+            rows = row_layout(printed).on_row_card(1 + at // deck.players)
             expected = [w for row in rows for w in row.words_on(card.index)]
             assert shown == expected
         else:
@@ -183,7 +220,7 @@ def test_every_front_shows_the_secrets_of_its_card(printed: Printed) -> None:
 
 def test_secret_operation_prints_every_game_card_and_board(printed: Printed) -> None:
     if printed.deck.game != "secret-operation":
-        assert {c.kind for c in printed.placed} == {"player"}  # private cards only
+        assert {c.kind for c in printed.placed} <= set(PRIVATE)  # private cards only
         return
     games = [c for c in printed.placed if c.kind == "game"]
     faces = Counter(w for c in games for w in words_in(printed, c, 1))
@@ -214,4 +251,4 @@ def test_one_page_is_one_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
     assert main(["cards", "secret-squad", "--players", "3", "--seed", "1",
                  "--out", str(tmp_path / "cards.pdf")]) == 0
-    assert "3 cards, 1 page in" in capsys.readouterr().out  # was "1 pages"
+    assert "3 private cards, 1 page in" in capsys.readouterr().out  # was "1 pages"

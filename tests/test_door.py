@@ -52,13 +52,21 @@ def test_names_a_table_could_not_tell_apart_are_refused(names: str, reason: str,
 
 
 UNPLAYABLE = {  # game → {--set given: why it is refused}
-    "secret-squad": {"rounds=0": "rounds wants 1 or more, not 0",
-                     "cards_per_round=0": "cards_per_round wants 1 or more, not 0",
+    "secret-squad": {"rounds=0": "rounds wants 1 to 20, not 0",
+                     "rounds=21": "rounds wants 1 to 20, not 21",
+                     "cards_per_round=0": "cards_per_round wants 1 to 10, not 0",
+                     "cards_per_round=11": "cards_per_round wants 1 to 10, not 11",
+                     "first_box=9": "first_box wants 1 to 8, not 9",
                      "rounds=three": "rounds wants a whole number",
                      "colour=red": "unknown setting 'colour'",
                      "rounds": "--set wants KEY=VALUE"},
-    "secret-operation": {"super_engineer=-1": "super_engineer must be 0 to 4"},
-    "ferret-out": {"end=9": "setting end wants one of"},
+    "secret-operation": {"super_engineer=-1": "super_engineer must be 0 to 4",
+                         "super_engineer=5": "super_engineer must be 0 to 4",
+                         "low_deck=-1": "low_deck wants 0 to 44, not -1",
+                         "low_deck=45": "low_deck wants 0 to 44, not 45"},
+    "ferret-out": {"end=9": "setting end wants one of",
+                   "study_seconds=-1": "study_seconds wants 0 to 600, not -1",
+                   "study_seconds=601": "study_seconds wants 0 to 600, not 601"},
 }
 
 

@@ -33,8 +33,9 @@ WORDS = {"a": "violin", "b": "cello", "answer": "yup", "board": "A", "card": "en
 # every count a line may name: the least it is in play (players: 3, a module: 3 cards, a
 # warning: 2 seconds left), tried at that and one more; counts that can be 1 are tried at 1
 LEAST = {"aside": 8, "assembled": 0, "box": 1, "cards": 3, "count": 0, "deck": 2, "each": 1,
-         "engineers": 3, "index": 1, "left": 2, "letters": 30, "n": 1, "number": 1, "players": 3,
-         "points": 0, "round": 1, "row": 1, "seats": 3, "seconds": 1, "seen": 0, "total": 4}
+         "engineers": 3, "index": 1, "last": 16, "left": 2, "letters": 30, "n": 1, "number": 1,
+         "players": 3, "points": 0, "round": 1, "row": 1, "seats": 3, "seconds": 1, "seen": 0,
+         "total": 4}
 COUNTS = tuple(LEAST)
 NOUNS = ("point", "second", "card", "player", "round", "question", "page", "digit", "impostor",
          "module", "word", "clue", "box", "engineer", "move", "seat")

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from voicehost.door import refuse
+from voicehost.door import refuse, settings_given
 from voicehost.games.deck import SEEDS
 from voicehost.games.printed import ASK
 from voicehost.host.events import EventStream
@@ -134,6 +134,9 @@ def parser() -> argparse.ArgumentParser:
                        help=f"0 to {SEEDS - 1} (default: random)")
     cards.add_argument("--paper", choices=("a4", "letter"), default="a4")
     cards.add_argument("--out", type=Path, required=True, help="the PDF to write")
+    cards.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="the settings you will play with (Ferret Out: end=15 or end=20 "
+                            "prints more rows)")
     return top
 
 
@@ -192,16 +195,6 @@ def players_on_cards(cards: str | None) -> int | None:
         return None  # the table refuses the number with a sentence
 
 
-def settings_for(args: argparse.Namespace) -> dict[str, str]:
-    settings = {}
-    for item in args.set:
-        key, equals, value = item.partition("=")
-        if not equals:
-            refuse(f"--set wants KEY=VALUE, not {item!r}.")
-        settings[key.strip()] = value.strip()
-    return settings
-
-
 def run_play(args: argparse.Namespace) -> int:
     if args.resume:
         return run_resume(args)
@@ -212,7 +205,7 @@ def run_play(args: argparse.Namespace) -> int:
     if not low <= args.players <= high:
         refuse(f"{args.game} is for {low} to {high} players, not {args.players}.")
     try:
-        table = new_table(args.game, seats_for(args), seed, settings_for(args), args.cards)
+        table = new_table(args.game, seats_for(args), seed, settings_given(args), args.cards)
     except ValueError as problem:
         refuse(str(problem))
     try:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
-from voicehost.door import refuse
+from voicehost.door import refuse, settings_given
 from voicehost.games.printed import DECK_DECISION
 from voicehost.host.deck_number import DeckNumberGrammar
 from voicehost.host.host import command_groups, confirm_grammar, decision_grammar
-from voicehost.host.table import Seats
+from voicehost.host.table import Seats, settings_from
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.registry import GAMES
 from voicehost.speech.base import recognize
@@ -219,11 +219,17 @@ def run_cards(args: argparse.Namespace) -> int:
     except DeckNumberError:
         low, high = GAMES[args.game].players
         refuse(f"{args.game} is for {low} to {high} players; --seed is 0 to {SEEDS - 1}.")
-    sheet = render(deck, args.paper)
+    try:
+        settings = settings_from(GAMES[args.game].table.settings_type, settings_given(args))
+    except ValueError as wrong:
+        refuse(str(wrong))
+    sheet = render(deck, args.paper, settings)
     sheet.output(str(args.out))
     pages = f"{sheet.page} page{'' if sheet.page == 1 else 's'}"
-    print(f"Deck number {deck.printed}: {args.players} cards, {pages} in {args.out}")
-    print(f"Play with: voicehost play {args.game} --cards {deck.number}")
+    cards = sum(1 for card in sheet.placed if card.kind in ("player", "more_rows"))
+    print(f"Deck number {deck.printed}: {cards} private cards, {pages} in {args.out}")
+    given = "".join(f" --set {item}" for item in args.set)
+    print(f"Play with: voicehost play {args.game} --cards {deck.number}{given}")
     return 0
 
 

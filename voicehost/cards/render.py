@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from voicehost.cards.sheet import Rect, Sheet
 from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import PouchPair
-from voicehost.games.layout import IMPOSTOR, ferret_layout, operation_layout, squad_layout
+from voicehost.games.layout import (
+    IMPOSTOR,
+    FerretRow,
+    ferret_layout,
+    operation_layout,
+    row_cards_for,
+    squad_layout,
+)
 from voicehost.games.secret_operation import BLOCK
 from voicehost.prompts_dir import load_yaml
 
@@ -31,12 +39,17 @@ def heading(deck: Deck, what: str) -> str:
     return f"{TITLES[deck.game]}  -  deck {deck.printed}  -  {what}: {FOLD_HINT}"
 
 
-def draw_back(sheet: Sheet, back: Rect, letter: str, deck: Deck) -> None:
-    """The face everyone may see: a large letter, the game and the deck number."""
+def draw_back(sheet: Sheet, back: Rect, letter: str, deck: Deck, note: str = "") -> None:
+    """The face everyone may see: a large letter, the game and the deck number (and `note`,
+    which of a player's cards this is, when they have several)."""
     sheet.hatch(back)
     inner = back.inset(4)
     sheet.fit(TITLES[deck.game], inner.row(0, 7), size=11, style="B", background=True)
-    sheet.fit(letter, inner.row(9, inner.h - 22), size=64, style="B", background=True)
+    if note:
+        sheet.fit(letter, inner.row(9, inner.h - 30), size=56, style="B", background=True)
+        sheet.fit(note, inner.row(inner.h - 19, 8), size=12, style="B", background=True)
+    else:
+        sheet.fit(letter, inner.row(9, inner.h - 22), size=64, style="B", background=True)
     sheet.fit(f"deck {deck.printed}", inner.row(inner.h - 9, 8), size=12, style="B",
               background=True)
 
@@ -53,16 +66,16 @@ def front_heading(sheet: Sheet, front: Rect, letter: str, deck: Deck, hint: str)
 # -- Secret Squad -------------------------------------------------------------------------------
 
 
-def player_cards(sheet: Sheet, deck: Deck, panel: tuple[float, float], what: str
-                 ) -> Iterator[tuple[int, str, Rect]]:
+def player_cards(sheet: Sheet, deck: Deck, panel: tuple[float, float], what: str,
+                 kind: str = "player", note: str = "") -> Iterator[tuple[int, str, Rect]]:
     """Each player's folding card with its back drawn: (index, letter, front)."""
     for index, letter in enumerate(letters(deck.players)):
-        back, front = sheet.folding_card("player", index, panel, heading(deck, what))
-        draw_back(sheet, back, letter, deck)
+        back, front = sheet.folding_card(kind, index, panel, heading(deck, what))
+        draw_back(sheet, back, letter, deck, note)
         yield index, letter, front
 
 
-def squad_cards(sheet: Sheet, deck: Deck) -> None:
+def squad_cards(sheet: Sheet, deck: Deck, settings: Any) -> None:
     layout = squad_layout(deck)
     for index, letter, front in player_cards(sheet, deck, SQUAD_PANEL, "private cards"):
         room = front_heading(sheet, front, letter, deck,
@@ -92,23 +105,35 @@ def squad_box(sheet: Sheet, cell: Rect, number: int, squad: str) -> None:
 # -- Ferret Out ---------------------------------------------------------------------------------
 
 
-def ferret_cards(sheet: Sheet, deck: Deck) -> None:
+def ferret_cards(sheet: Sheet, deck: Deck, settings: Any) -> None:
+    """Each player's cards of rows, as many as the game's ending needs: every player's first
+    card, then every player's second, ... so the later pages can wait until they are needed."""
     pairs = [PouchPair.from_json(p) for p in load_yaml("ferret_out/pouches.yaml")["pouches"]]
-    layout = ferret_layout(deck, pairs)
-    for index, letter, front in player_cards(sheet, deck, FERRET_PANEL, "private cards"):
-        room = front_heading(sheet, front, letter, deck,
-                             "Each round, read only the row and number the host names.")
-        for row, area in zip(layout.rows, room.rows(len(layout.rows), gap=0.8), strict=True):
-            sheet.pdf.set_draw_color(150, 150, 150)
-            sheet.pdf.set_line_width(0.2)
-            sheet.pdf.rect(area.x, area.y, area.w, area.h)
-            label, words = Rect(area.x, area.y, 11, area.h), Rect(
-                area.x + 11, area.y, area.w - 11, area.h)
-            sheet.fit(f"Row {row.round}", label, size=7, style="B")
-            for number, (cell, word) in enumerate(
-                    zip(words.columns(6), row.words_on(index), strict=True), 1):
-                sheet.fit(str(number), cell.row(0.4, cell.h / 2 - 0.4), size=6, style="B")
-                sheet.fit(word, cell.row(cell.h / 2, cell.h / 2 - 0.4), size=7)
+    layout = ferret_layout(deck, pairs, row_cards_for(settings.end if settings else "rounds"))
+    for row_card in range(1, layout.row_cards + 1):
+        rows = layout.on_row_card(row_card)
+        span = f"rows {rows[0].round}-{rows[-1].round}"
+        kind = "player" if row_card == 1 else "more_rows"
+        for index, letter, front in player_cards(sheet, deck, FERRET_PANEL,
+                                                 f"private cards, {span}", kind, span):
+            ferret_rows(sheet, front, letter, deck, index, rows)
+
+
+def ferret_rows(sheet: Sheet, front: Rect, letter: str, deck: Deck, index: int,
+                rows: tuple[FerretRow, ...]) -> None:
+    room = front_heading(sheet, front, letter, deck,
+                         "Each round, read only the row and number the host names.")
+    for row, area in zip(rows, room.rows(len(rows), gap=0.8), strict=True):
+        sheet.pdf.set_draw_color(150, 150, 150)
+        sheet.pdf.set_line_width(0.2)
+        sheet.pdf.rect(area.x, area.y, area.w, area.h)
+        label, words = Rect(area.x, area.y, 11, area.h), Rect(
+            area.x + 11, area.y, area.w - 11, area.h)
+        sheet.fit(f"Row {row.round}", label, size=7, style="B")
+        for number, (cell, word) in enumerate(
+                zip(words.columns(6), row.words_on(index), strict=True), 1):
+            sheet.fit(str(number), cell.row(0.4, cell.h / 2 - 0.4), size=6, style="B")
+            sheet.fit(word, cell.row(cell.h / 2, cell.h / 2 - 0.4), size=7)
 
 
 # -- Secret Operation ---------------------------------------------------------------------------
@@ -117,7 +142,7 @@ IDENTITY_WORDS = {IMPOSTOR: ("IMPOSTOR", "Make the robot fail."),
                   "engineer": ("ENGINEER", "Build the robot.")}
 
 
-def operation_cards(sheet: Sheet, deck: Deck) -> None:
+def operation_cards(sheet: Sheet, deck: Deck, settings: Any) -> None:
     layout = operation_layout(deck, load_yaml("secret_operation/boards.yaml"))
     for index, letter, front in player_cards(sheet, deck, IDENTITY_PANEL, "identity cards"):
         room = front_heading(sheet, front, letter, deck, "Your identity. Keep it secret.")
@@ -151,14 +176,17 @@ def operation_cards(sheet: Sheet, deck: Deck) -> None:
             sheet.fit(component, slot.inset(2), size=9)
 
 
-DRAW: dict[str, Callable[[Sheet, Deck], None]] = {
+# Each game's drawing, given the settings the table will play with (Ferret Out's ending says
+# how many rows to print).
+DRAW: dict[str, Callable[[Sheet, Deck, Any], None]] = {
     "secret-squad": squad_cards, "ferret-out": ferret_cards,
     "secret-operation": operation_cards,
 }
 
 
-def render(deck: Deck, paper: str = "a4") -> Sheet:
-    """The whole deck laid out on pages (call `.output(path)` to write the PDF)."""
+def render(deck: Deck, paper: str = "a4", settings: Any = None) -> Sheet:
+    """The whole deck laid out on pages (call `.output(path)` to write the PDF). `settings`:
+    the game table's settings (None: the defaults)."""
     sheet = Sheet(paper, f"{TITLES[deck.game]} cards, deck {deck.printed}")
-    DRAW[deck.game](sheet, deck)
+    DRAW[deck.game](sheet, deck, settings)
     return sheet

@@ -7,8 +7,21 @@ numbers so the journal can store them as JSON and replay them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
+
+
+def setting(default: int, least: int, most: int) -> Any:
+    """A whole-number setting a table may change with `--set`, from `least` to `most`."""
+    return field(default=default, metadata={"range": (least, most)})
+
+
+def setting_range(kind: type[Any], name: str) -> tuple[int, int] | None:
+    """The values a `setting` may take, or None for a setting without a range."""
+    for one in fields(kind):
+        if one.name == name:
+            return one.metadata.get("range")
+    return None
 
 
 @dataclass(frozen=True)

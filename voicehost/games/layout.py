@@ -14,10 +14,14 @@ from typing import Any
 
 from voicehost.games import secret_operation
 from voicehost.games.deck import Deck
-from voicehost.games.ferret_out import FACES, ROUNDS, FerretOut, PouchPair
+from voicehost.games.ferret_out import FACES, FerretOut, PouchPair
 from voicehost.games.secret_squad import deal_squads
 
 SQUAD_BOXES = 8  # a full game (3 rounds), a rematch, and two to spare
+ROWS_PER_CARD = 8  # Ferret Out: one card holds the rows of a game of 8 rounds
+# Ferret Out: each player's cards of rows, by the game's ending. Enough for the tie-break rounds
+# of all but about 1 game in 450 (README, rules notes), after which a tie is shared.
+ROW_CARDS = {"rounds": 2, "15": 3, "20": 4}
 
 
 def _rng(deck: Deck, part: str) -> random.Random:
@@ -65,20 +69,38 @@ class FerretRow:
     def words_on(self, card: int) -> tuple[str, ...]:
         return self.weasel_words if card == self.weasel else self.ferret_words
 
+    @property
+    def row_card(self) -> int:
+        """Which of a player's cards of rows shows this row: 1 for rows 1-8, 2 for 9-16, ..."""
+        return (self.round - 1) // ROWS_PER_CARD + 1
+
 
 @dataclass(frozen=True)
 class FerretLayout:
     deck: Deck
     rows: tuple[FerretRow, ...]
 
+    @property
+    def row_cards(self) -> int:
+        return self.rows[-1].row_card
 
-def ferret_layout(deck: Deck, pairs: Sequence[PouchPair]) -> FerretLayout:
-    """The rows follow the engine's sleeve schedule for the same seed: row r shows the pouch
-    pair `FerretOut(players, seed, pairs)` plays in round r."""
+    def on_row_card(self, row_card: int) -> tuple[FerretRow, ...]:
+        return tuple(row for row in self.rows if row.row_card == row_card)
+
+
+def row_cards_for(end: str | int) -> int:
+    """How many cards of rows each player needs for a game with this ending."""
+    return ROW_CARDS[str(end)]
+
+
+def ferret_layout(deck: Deck, pairs: Sequence[PouchPair], row_cards: int = 1) -> FerretLayout:
+    """`row_cards` cards of rows per player. The rows follow the engine's sleeve schedule for the
+    same seed: row r shows the pouch pair `FerretOut(players, seed, pairs)` plays in round r,
+    so the first rows are the same however many cards are printed."""
     engine = FerretOut(deck.players, deck.seed, list(pairs))
     rng = _rng(deck, "weasels")
     rows = []
-    for round_number in range(1, ROUNDS + 1):
+    for round_number in range(1, row_cards * ROWS_PER_CARD + 1):
         set_index, face = divmod(round_number - 1, FACES)
         pair = pairs[engine.pouch_set(set_index)[face]]
         ferrets, weasel = (pair.ferrets, pair.weasel) if rng.random() < 0.5 else (

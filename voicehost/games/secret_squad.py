@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.base import Action, Decision, Event, IllegalAction, setting
 
 SQUADS = ("yellow", "red")
 ANSWERS = ("yup", "nope")
@@ -40,9 +40,10 @@ LONE_SQUAD_POINTS = 4
 
 @dataclass(frozen=True)
 class Settings:
-    rounds: int = 3
-    cards_per_round: int = 3
-    first_box: int = 1  # printed cards: the box read in round 1 (the table's, not the rules')
+    rounds: int = setting(3, 1, 20)
+    cards_per_round: int = setting(3, 1, 10)
+    first_box: int = setting(1, 1, 8)  # printed cards: the box read in round 1 (the table's,
+    # not the rules')
 
 
 def squad_cards(players: int) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from voicehost.games.base import Decision, IllegalAction
+from voicehost.games.base import Decision, IllegalAction, setting
 from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import (
     ENDINGS,
@@ -31,7 +31,7 @@ from voicehost.games.ferret_out import (
     Settings,
     sleeve_for,
 )
-from voicehost.games.layout import FerretLayout, ferret_layout
+from voicehost.games.layout import FerretLayout, ferret_layout, row_cards_for
 from voicehost.host.clips import Playback, Said
 from voicehost.host.lines import spoken_list
 from voicehost.host.table import Choices, Seats, Table, Timer
@@ -49,14 +49,12 @@ class TableSettings:
     """`--set` settings: end=rounds|15|20; study_seconds=N (0: wait for "ready")."""
 
     end: str = "rounds"
-    study_seconds: int = 60
+    study_seconds: int = setting(60, 0, 600)  # ten minutes is a long look
 
-    def check(self) -> TableSettings:
+    def __post_init__(self) -> None:
         if str(self.end) not in ENDS:
             raise ValueError(f"setting end wants one of {', '.join(ENDS)}, not {self.end!r}")
-        if self.study_seconds < 0:
-            raise ValueError("setting study_seconds wants 0 (wait for ready) or more seconds")
-        return TableSettings(str(self.end), self.study_seconds)
+        object.__setattr__(self, "end", str(self.end))  # a journal may hold 15 as a number
 
     def rules(self) -> Settings:
         return Settings(end="rounds" if self.end == "rounds" else int(self.end))
@@ -80,7 +78,7 @@ class FerretOutTable(Table):
         self.pouches = deck()
         self.intents = load_yaml("ferret_out/intents.yaml")
         self._prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
-        super().__init__(seats, seed, (settings or TableSettings()).check(), cards)
+        super().__init__(seats, seed, settings or TableSettings(), cards)
 
     def _boxed_game(self) -> Any:
         return FerretOut(len(self.seats.names), self.seed, self.pouches,
@@ -91,8 +89,12 @@ class FerretOutTable(Table):
     def _seat_of_card(self, card: int) -> int:
         return self.card_letters().index(letters(len(self.seats.names))[card])
 
+    def _layout_of(self, deck: Deck) -> FerretLayout:
+        """The rows of every card the chosen ending has printed."""
+        return ferret_layout(deck, self.pouches, row_cards_for(self.settings.end))
+
     def _printed_game(self, deck: Deck) -> FerretOut:
-        rows = ferret_layout(deck, self.pouches).rows
+        rows = self._layout_of(deck).rows
         printed = [PrintedRound(self._seat_of_card(row.weasel), row.ferret_words)
                    for row in rows]
         return FerretOut(deck.players, deck.seed, self.pouches, self.settings.rules(), printed)
@@ -100,7 +102,7 @@ class FerretOutTable(Table):
     def layout(self) -> FerretLayout | None:
         if self.printed is None or self.printed.deck is None:
             return None
-        return ferret_layout(self.printed.deck, self.pouches)
+        return self._layout_of(self.printed.deck)
 
     def printed_secrets(self, deck: Deck) -> dict[str, Any]:
         names = self.seats.names
@@ -108,7 +110,7 @@ class FerretOutTable(Table):
                             "weasel": names[self._seat_of_card(row.weasel)],
                             "ferret_words": list(row.ferret_words),
                             "weasel_words": list(row.weasel_words)}
-                           for row in ferret_layout(deck, self.pouches).rows]}
+                           for row in self._layout_of(deck).rows]}
 
     def example_decision(self, kind: str, which: int = 0) -> Decision:
         """The decision of `kind` as the host would ask it (for `voicehost hear`); a guess
@@ -135,9 +137,19 @@ class FerretOutTable(Table):
         if self.printed is not None:
             start = self.lines("printed_round_start", round=game.round,
                                cfo=self.name_of(game.cfo))
-            if game.round > 1:
-                return start
-            return f"{self.lines('printed_deal', takes=self.takes())} {start}"
+            layout = self.layout()
+            assert layout is not None  # a round starts once the deck number is known
+            on_card = layout.on_row_card(layout.rows[game.round - 1].row_card)
+            if game.round == 1:
+                deal = [self.lines("printed_deal", takes=self.takes())]
+                if layout.row_cards > 1:
+                    deal.append(self.lines("printed_row_cards", cards=layout.row_cards,
+                                           last=layout.rows[-1].round))
+                return " ".join([*deal, start])
+            if game.round == on_card[0].round:
+                return " ".join([start, self.lines("printed_next_card", row=game.round,
+                                                   last=on_card[-1].round)])
+            return start
         sleeve = sleeve_for(game.round)
         key = "tie_round" if game.round > 8 and game.settings.end == "rounds" else "round_start"
         return self.lines(key, round=game.round, cfo=self.name_of(game.cfo),

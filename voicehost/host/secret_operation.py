@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.base import Action, Decision, Event, IllegalAction, setting
 from voicehost.games.deck import Deck, letters
 from voicehost.games.layout import operation_layout
 from voicehost.games.printed import DECK_DECISION, PrintedCards
 from voicehost.games.secret_operation import (
+    ALL_CARDS,
     BLOCK,
     CARD_TYPES,
     CARDS_IN_BOX,
@@ -50,8 +51,10 @@ ACTOR = "|"  # "<seat>|<choice>": a move said by a named player
 
 @dataclass(frozen=True)
 class Settings:
-    super_engineer: int = 0  # modules 1..N swapped for the harder challenge modules
-    low_deck: int = 5  # from this many cards down, the host says how many are left
+    super_engineer: int = 0  # modules 1..N swapped for the harder challenge modules (the
+    # boards file says how many there are)
+    low_deck: int = setting(5, 0, ALL_CARDS)  # from this many cards down, the host says
+    # how many are left
 
 
 def capital(line: str) -> str:
@@ -77,8 +80,6 @@ class SecretOperationTable(Table):
             raise ValueError(f"Secret Operation is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                              f"not {players}.")
         settings = settings or Settings()
-        if settings.low_deck < 0:
-            raise ValueError("setting low_deck must be 0 or more")
         self.board_data = boards = load_yaml("secret_operation/boards.yaml")
         self.plain_robot = read_boards(boards).robot(players)
         self.robot = read_boards(boards).robot(players, settings.super_engineer)

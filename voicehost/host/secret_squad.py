@@ -33,9 +33,6 @@ class SecretSquadTable(Table):
     def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
                  cards: str | None = None) -> None:
         settings = settings or Settings()
-        for key in ("rounds", "cards_per_round"):  # 0 would be a game that never ends
-            if getattr(settings, key) < 1:
-                raise ValueError(f"setting {key} wants 1 or more, not {getattr(settings, key)}")
         self.deck = question_deck()
         super().__init__(seats, seed, settings, cards)
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
-from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
+from voicehost.games.base import Action, Decision, Event, Game, IllegalAction, setting_range
 from voicehost.games.deck import Deck
 from voicehost.games.printed import (
     DECK_DECISION,
@@ -73,7 +73,19 @@ def settings_from(kind: type[Any], given: dict[str, Any]) -> Any:
             except ValueError:
                 raise ValueError(f"setting {key} wants a whole number, not {raw!r}") from None
         values[key] = raw
-    return kind(**values)
+    settings = kind(**values)
+    check_settings(settings)
+    return settings
+
+
+def check_settings(settings: Any) -> None:
+    """ValueError naming the first setting outside its range."""
+    for one in fields(settings):
+        allowed = setting_range(type(settings), one.name)
+        value = getattr(settings, one.name)
+        if allowed is not None and not allowed[0] <= value <= allowed[1]:
+            raise ValueError(f"setting {one.name} wants {allowed[0]} to {allowed[1]}, "
+                             f"not {value}")
 
 
 class Table(ABC):
@@ -99,6 +111,7 @@ class Table(ABC):
     game: Any  # the rules engine (a Game), or PrintedCards around it
 
     def __init__(self, seats: Seats, seed: int, settings: Any, cards: str | None) -> None:
+        check_settings(settings)
         self.seats = seats
         self.seed = seed
         self.settings = settings
