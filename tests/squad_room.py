@@ -4,15 +4,18 @@ they check the host, and the table that plays a `SecretSquadScript` aloud."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from room import OTHER_WAYS, RoomTable, table_voices
 from squad_script import NO, YES, SecretSquadScript
 
 from voicehost.lab.speakers import Speaker
+from voicehost.prompts_dir import load_yaml
 
 PLAYERS = 4
+MICROPHONE_LOST = load_yaml("common/lines.yaml")["microphone_lost"]
 VOICES = table_voices(PLAYERS)
 NUMBERS = ["one", "two", "three", "four"]
 WAYS = {"yup": YES, "nope": NO, **OTHER_WAYS,
@@ -95,3 +98,32 @@ class ScriptedTable(SquadTable):
         key = (listen["decision"], listen["player"], listen.get("round"), listen.get("card"),
                text)
         self.say_one_of(listen, key, phrasings(listen["decision"], text, self.script.names))
+
+
+class InterruptedTable(ScriptedTable):
+    """The scripted table, and a host that loses its microphone: `cut()` (unplug it, kill the
+    satellite) as Owl is asked the first card, and `restore()` a second after the host says it
+    has lost it. Owl answers into the void all the same."""
+
+    def __init__(self, script: SecretSquadScript, cut: Callable[[], object],
+                 restore: Callable[[], object]) -> None:
+        super().__init__(script)
+        self.cut, self.restore = cut, restore
+        self.cut_at = 0.0  # wall-clock times, as the events carry
+        self.restored_at = 0.0
+
+    def respond(self, listen: dict[str, Any], proc: subprocess.Popen) -> None:
+        if self.cut_at and not self.restored_at:  # else the game would never end
+            raise AssertionError("the host listened on without noticing the microphone gone")
+        if (listen["decision"], listen["player"]) == ("answer", 1) and not self.cut_at:
+            self.cut()
+            self.cut_at = time.time()
+        super().respond(listen, proc)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        super().on_event(event)
+        if (event["event"] == "say" and MICROPHONE_LOST in event["text"]
+                and not self.restored_at):
+            time.sleep(1.0)
+            self.restore()
+            self.restored_at = time.time()

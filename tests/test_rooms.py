@@ -14,7 +14,7 @@ MAY_IMPORT = {
     "intents": set(),
     "store": {"games"},  # the journal reads back the games' actions
     "host": {"games", "intents", "store", "prompts_dir", "voice"},
-    "speech": {"voice"},
+    "speech": {"voice", "intents"},  # remote.py snaps a free transcript with the matcher
     "cards": {"games", "prompts_dir"},
 }
 

@@ -26,10 +26,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from squad_room import ScriptedTable
+from squad_room import InterruptedTable
 from squad_script import SecretSquadScript, answers_in_journal, answers_only
 
 from voicehost.lab.room import RAW_16K, SINK, RoomError
@@ -110,49 +109,22 @@ def unpluggable_room(monkeypatch: pytest.MonkeyPatch) -> Iterator[UnpluggableRoo
     room.close()
 
 
-class UnpluggingTable(ScriptedTable):
-    """The scripted table; the microphone is pulled out as Owl is asked the first card, and
-    plugged back in a second after the host says it has lost it."""
-
-    def __init__(self, script: SecretSquadScript, room: UnpluggableRoom) -> None:
-        super().__init__(script)
-        self.room = room
-        self.unplugged_at = 0.0  # wall-clock times, as the events carry
-        self.plugged_in_at = 0.0
-
-    def respond(self, listen: dict[str, Any], proc: subprocess.Popen) -> None:
-        if self.unplugged_at and not self.plugged_in_at:  # else the game would never end
-            raise AssertionError("the host listened on without noticing the microphone gone")
-        if (listen["decision"], listen["player"]) == ("answer", 1) and not self.unplugged_at:
-            self.room.unplug()
-            self.unplugged_at = time.time()
-        super().respond(listen, proc)  # Owl answers all the same: nobody hears it
-
-    def on_event(self, event: dict[str, Any]) -> None:
-        super().on_event(event)
-        if (event["event"] == "say" and LINES["microphone_lost"] in event["text"]
-                and not self.plugged_in_at):
-            time.sleep(1.0)
-            self.room.plug_in()
-            self.plugged_in_at = time.time()
-
-
 @pytest.mark.room
 @pytest.mark.takes_seconds(90)
 def test_a_microphone_unplugged_mid_game_is_waited_for_and_nothing_is_lost(
         unpluggable_room: UnpluggableRoom, tmp_path: Path) -> None:
     script = SecretSquadScript(PLAYERS, seed=SEED, rounds=1)
-    table = UnpluggingTable(script, unpluggable_room)
+    table = InterruptedTable(script, unpluggable_room.unplug, unpluggable_room.plug_in)
     game = table.play(tmp_path, "play", "secret-squad", "--engine", "pocketsphinx",
                       "--players", str(PLAYERS), "--seed", str(SEED), "--set", "rounds=1",
                       "--set", "cards_per_round=1", "--rate", "340", "--silence", "0.4")
     said = game.of("say")
     lost = [e for e in said if LINES["microphone_lost"] in e["text"]]
     back = [e for e in said if e["text"].startswith(LINES["microphone_back"])]
-    assert table.unplugged_at and len(lost) == 1, "the host did not notice"
-    assert table.plugged_in_at and len(back) == 1, "the host did not carry on"
-    detected, recovered = (lost[0]["time"] - table.unplugged_at,
-                           back[0]["time"] - table.plugged_in_at)
+    assert table.cut_at and len(lost) == 1, "the host did not notice"
+    assert table.restored_at and len(back) == 1, "the host did not carry on"
+    detected, recovered = (lost[0]["time"] - table.cut_at,
+                           back[0]["time"] - table.restored_at)
     print(f"\nunplugged: {game.summary()}; lost said {detected:.2f} s after the unplug, "
           f"back said {recovered:.2f} s after the plug")
     # Owl is asked again once the microphone is back, and the answer is kept

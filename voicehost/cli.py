@@ -8,7 +8,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from voicehost.door import refuse, settings_given
 from voicehost.games.deck import SEEDS
@@ -57,6 +57,15 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
                         help="seconds of silence that end an answer")
     parser.add_argument("--input-device", default=None)
     parser.add_argument("--output-device", default=None)
+    parser.add_argument("--satellite", default=None, metavar="tcp://HOST:PORT",
+                        help="play through a Wyoming satellite's microphone and speaker "
+                             "(wyoming-satellite, port 10700) instead of this machine's")
+    parser.add_argument("--asr", default=None, metavar="tcp://HOST:PORT",
+                        help="hear through a Wyoming speech-to-text service (e.g. "
+                             "wyoming-faster-whisper, port 10300); --engine stands by")
+    parser.add_argument("--tts", default=None, metavar="tcp://HOST:PORT",
+                        help="speak through a Wyoming text-to-speech service (e.g. "
+                             "wyoming-piper, port 10200); espeak-ng stands by")
     parser.add_argument("--journal", type=Path, default=None,
                         help="the save file (default: a new one in "
                              "~/.local/share/voicehost/games/; see voicehost games)")
@@ -102,6 +111,12 @@ def parser() -> argparse.ArgumentParser:
     doctor.add_argument("--model", type=Path)
     add_engine_option(doctor)
     doctor.add_argument("--front-end", choices=FRONT_ENDS, default=AUDIO.front_end)
+    doctor.add_argument("--satellite", default=None, metavar="tcp://HOST:PORT",
+                        help="check a Wyoming satellite instead of this machine's devices")
+    doctor.add_argument("--asr", default=None, metavar="tcp://HOST:PORT",
+                        help="check a Wyoming speech-to-text service")
+    doctor.add_argument("--tts", default=None, metavar="tcp://HOST:PORT",
+                        help="check a Wyoming text-to-speech service")
 
     say = commands.add_parser("say", help="speak a line (or save it to a WAV)")
     say.add_argument("text")
@@ -149,13 +164,22 @@ def open_events(target: str | None) -> EventStream:
 
 def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
     if args.io == "text":
+        for option in ("satellite", "asr", "tts"):
+            if getattr(args, option):
+                refuse(f"--{option} is for audio mode: it needs --io audio.")
         return TextVoice(sys.stdin, say_to)
+    from voicehost.speech.devices import AudioDeviceError
     from voicehost.speech.factory import audio_voice_or_notice
 
-    voice, notice = audio_voice_or_notice(AudioSettings(
+    settings = AudioSettings(
         engine=args.engine, model=args.model, front_end=args.front_end, rate=args.rate,
         volume=args.volume, voice=args.voice, silence=args.silence,
-        input_device=args.input_device, output_device=args.output_device), console=say_to)
+        input_device=args.input_device, output_device=args.output_device,
+        satellite=args.satellite, asr=args.asr, tts=args.tts)
+    try:
+        voice, notice = audio_voice_or_notice(settings, console=say_to)
+    except (AudioDeviceError, ValueError) as problem:  # a satellite that does not answer
+        refuse(str(problem))
     if notice:
         print(notice, file=sys.stderr, flush=True)
     return voice if voice is not None else TextVoice(sys.stdin, say_to)
@@ -195,6 +219,11 @@ def players_on_cards(cards: str | None) -> int | None:
         return None  # the table refuses the number with a sentence
 
 
+def journal_taken(path: Path) -> NoReturn:
+    refuse(f"--journal {path} holds a saved game already: voicehost resume --journal {path} "
+           "carries it on; pick another file for a new game.")
+
+
 def run_play(args: argparse.Namespace) -> int:
     if args.resume:
         return run_resume(args)
@@ -208,13 +237,15 @@ def run_play(args: argparse.Namespace) -> int:
         table = new_table(args.game, seats_for(args), seed, settings_given(args), args.cards)
     except ValueError as problem:
         refuse(str(problem))
+    if args.journal is not None and args.journal.exists():  # before the satellite is asked
+        journal_taken(args.journal)
+    voice = make_voice(args, sys.stderr if args.events == "-" else sys.stdout)
     try:
         journal = Journal(args.journal, new=True) if args.journal else new_journal(args.game)
     except FileExistsError:
-        refuse(f"--journal {args.journal} holds a saved game already: voicehost resume "
-               f"--journal {args.journal} carries it on; pick another file for a new game.")
+        voice.close()
+        journal_taken(args.journal)
     events = open_events(args.events)
-    voice = make_voice(args, sys.stderr if args.events == "-" else sys.stdout)
     try:
         start(table, voice, journal, events)
     finally:

@@ -124,20 +124,19 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
     from voicehost.speech.engines import engine_checks
 
     checks: list[tuple[str, bool, str]] = []
-    try:
-        samples = devices.record_input(2.0)
-        level = devices.level_dbfs(samples)
-        problem = devices.input_level_problem(level)
-        checks.append((f"microphone level {level:.0f} dBFS", problem is None,
-                       "" if problem is None else f"{problem.what} {problem.what_to_do}"))
-        checks.append(room_check(samples.tobytes()))
-    except devices.AudioDeviceError as problem:
-        checks.append(("microphone", False, str(problem)))
-    checks.append(pipeline_check(settings))
-    speaker = devices.check_speaker()
-    checks.append((f"speaker {speaker.device}", speaker.ok,
-                   "" if speaker.problem is None
-                   else f"{speaker.problem.what} {speaker.problem.what_to_do}"))
+    if settings.satellite:
+        checks += [*satellite_checks(settings.satellite), pipeline_check(settings)]
+    else:
+        try:
+            checks += microphone_checks("microphone", devices.record_input(2.0))
+        except devices.AudioDeviceError as problem:
+            checks.append(("microphone", False, str(problem)))
+        checks.append(pipeline_check(settings))
+        speaker = devices.check_speaker()
+        checks.append((f"speaker {speaker.device}", speaker.ok,
+                       "" if speaker.problem is None
+                       else f"{speaker.problem.what} {speaker.problem.what_to_do}"))
+    checks += service_checks(settings)
     checks += engine_checks(settings.model)
     try:
         from voicehost.speech.mouth import Mouth
@@ -147,6 +146,99 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
     except Exception as problem:  # noqa: BLE001
         checks.append(("text to speech (pyttsx3)", False,
                        f"{problem}. On Debian/Ubuntu: apt-get install espeak-ng"))
+    return checks
+
+
+def microphone_checks(what: str, samples: np.ndarray) -> list[tuple[str, bool, str]]:
+    """A recording's level, and the room's noise in it."""
+    from voicehost.speech import devices
+
+    level = devices.level_dbfs(samples)
+    problem = devices.input_level_problem(level)
+    return [(f"{what} level {level:.0f} dBFS", problem is None,
+             "" if problem is None else f"{problem.what} {problem.what_to_do}"),
+            room_check(samples.tobytes())]
+
+
+def satellite_checks(uri: str) -> list[tuple[str, bool, str]]:
+    """Connect to a Wyoming satellite, say what it reports about itself, record two seconds
+    of its microphone and play a line through its speaker."""
+    from voicehost.speech.devices import AudioDeviceError
+    from voicehost.speech.mouth import Mouth
+    from voicehost.speech.satellite import Satellite, SatelliteError
+
+    try:
+        link = Satellite(uri)
+    except ValueError as wrong:
+        return [("satellite", False, str(wrong))]
+    try:
+        link.start()
+    except SatelliteError as problem:
+        link.stop()
+        return [(f"satellite at {uri}", False, str(problem))]
+    try:
+        about = link.info.get("satellite") or {}
+        facts = ", ".join(f"{key} {about[key]}" for key in ("description", "area", "version")
+                          if about.get(key))
+        checks = [(f"satellite {link.name!r} at {link.address}" + (f" ({facts})" if facts
+                                                                    else ""), True, "")]
+        frames, deadline = [], time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            frame = link.read(0.2)
+            if frame is not None:
+                frames.append(frame.pcm)
+        if not frames:
+            return [*checks, ("satellite microphone", False,
+                              "it sent no audio in 2 s: does it stream without a wake word?")]
+        checks += microphone_checks("satellite microphone",
+                                    np.frombuffer(b"".join(frames), dtype=np.int16))
+        try:
+            played = Mouth(speaker=link.play).say("This is voicehost, checking the speaker.")
+            checks.append((f"satellite speaker: played {played.audio_s:.1f} s", True, ""))
+        except AudioDeviceError as problem:
+            checks.append(("satellite speaker", False, str(problem)))
+        return checks
+    finally:
+        link.stop()
+
+
+def service_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
+    """The Wyoming speech services asked for: what they say about themselves, a short
+    utterance transcribed (espeak-ng saying "player three") and a line synthesized."""
+    from voicehost.speech.devices import resample
+    from voicehost.speech.mouth import Mouth
+    from voicehost.speech.remote import (
+        ASR_PORT,
+        TTS_PORT,
+        ServiceError,
+        describe_service,
+        synthesize,
+        transcribe,
+    )
+    from voicehost.speech.satellite import Address
+    from voicehost.speech.whisper_engine import plain_words
+
+    checks: list[tuple[str, bool, str]] = []
+    for kind, uri, port in (("asr", settings.asr, ASR_PORT), ("tts", settings.tts, TTS_PORT)):
+        if not uri:
+            continue
+        try:
+            address = Address.parse(uri, default_port=port)
+            info = describe_service(address)
+            programs = info.asr if kind == "asr" else info.tts
+            names = ", ".join(program.name for program in programs) or f"no {kind} program"
+            if kind == "asr":
+                spoken, rate = Mouth().render_locally("player three")
+                heard = transcribe(address, resample(spoken, rate, SAMPLE_RATE).tobytes())
+                checks.append((f"{kind} {address}: {names}; heard {heard!r} for 'player three'",
+                               plain_words(heard) == "player three", ""))
+            else:
+                samples, rate = synthesize(address, "ready")
+                checks.append((f"{kind} {address}: {names}; said 'ready' in "
+                               f"{len(samples) / rate:.1f} s", len(samples) > 0, ""))
+        except (OSError, TimeoutError, ServiceError, ValueError) as problem:
+            checks.append((f"{kind} {uri}", False, f"{problem or type(problem).__name__}: is "
+                           "the service running there, and reachable from here?"))
     return checks
 
 
@@ -183,7 +275,8 @@ def pipeline_check(settings: AudioSettings) -> tuple[str, bool, str]:
 
 def run_doctor(args: argparse.Namespace) -> int:
     checks = doctor_checks(AudioSettings(engine=args.engine, model=args.model,
-                                         front_end=args.front_end))
+                                         front_end=args.front_end, satellite=args.satellite,
+                                         asr=args.asr, tts=args.tts))
     for what, fine, what_to_do in checks:
         print(f"{'ok ' if fine else 'NO '} {what}" + (f": {what_to_do}" if what_to_do else ""))
     return 0 if all(fine for _, fine, _ in checks) else 1

@@ -67,6 +67,7 @@ class AudioVoice:
 
     def wait_for_microphone(self) -> None:
         self.ears.microphone.reopen()
+        self.speaker_lost_at = None  # a satellite's speaker comes back with its microphone
 
     def close(self) -> None:
         self.ears.close()

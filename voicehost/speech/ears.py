@@ -14,7 +14,7 @@ import numpy as np
 
 from voicehost.speech.base import Recognizer
 from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer, hop_dbfs
-from voicehost.speech.microphone import Frame, Microphone
+from voicehost.speech.microphone import Frame, FrameSource
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 # A player's speech must stand this far above the room's loud moments to be heard: below it
@@ -124,7 +124,7 @@ class Heard:
 class Ears:
     """Listens for one utterance at a time; the microphone keeps running between calls."""
 
-    def __init__(self, microphone: Microphone, endpointer: Endpointer, recognizer: Recognizer,
+    def __init__(self, microphone: FrameSource, endpointer: Endpointer, recognizer: Recognizer,
                  gate: Gate | None = None) -> None:
         self.microphone = microphone
         self.endpointer = endpointer

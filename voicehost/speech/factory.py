@@ -25,6 +25,10 @@ class AudioSettings:
     silence: float = 0.5  # seconds of silence that end an answer
     input_device: str | None = None  # index or (part of a) name; None: the system default
     output_device: str | None = None
+    satellite: str | None = None  # tcp://HOST:PORT of a Wyoming satellite: its microphone
+    # and speaker instead of the devices
+    asr: str | None = None  # tcp://HOST:PORT of a Wyoming speech-to-text service
+    tts: str | None = None  # tcp://HOST:PORT of a Wyoming text-to-speech service
 
 
 def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = MODELS_DIR,
@@ -34,9 +38,15 @@ def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = M
     return ENGINES[engine].build(model, models_dir, whole_utterances)
 
 
-def make_pipeline(settings: AudioSettings) -> tuple[Recognizer, str]:
-    """The recognizer the settings name, hearing through their front end (see frontend.py)."""
+def make_pipeline(settings: AudioSettings, console: TextIO | None = None
+                  ) -> tuple[Recognizer, str]:
+    """The recognizer the settings name (or a Wyoming service, with it standing by), hearing
+    through their front end (see frontend.py)."""
     recognizer, notice = make_recognizer(settings.engine, settings.model)
+    if settings.asr:
+        from voicehost.speech.remote import RemoteRecognizer
+
+        recognizer = RemoteRecognizer(settings.asr, recognizer, console)
     if settings.front_end == "none":
         return recognizer, notice
     from voicehost.speech.frontend import FilteredRecognizer, make_front_end
@@ -47,7 +57,8 @@ def make_pipeline(settings: AudioSettings) -> tuple[Recognizer, str]:
 def describe_pipeline(settings: AudioSettings) -> str:
     """The pipeline `voicehost play` would use, in one line."""
     recognizer, _ = make_pipeline(settings)
-    return (f"microphone → energy endpointer with the room-level gate → {recognizer.name}"
+    source = f"satellite {settings.satellite}" if settings.satellite else "microphone"
+    return (f"{source} → energy endpointer with the room-level gate → {recognizer.name}"
             + (" (phrase scoring)" if recognizer.name.endswith("whisper") else "")
             + f" [--engine {settings.engine} --front-end {settings.front_end}]")
 
@@ -55,24 +66,45 @@ def describe_pipeline(settings: AudioSettings) -> str:
 def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
                           ) -> tuple[Voice | None, str]:
     """The audio Voice, or None with one sentence saying why text mode it is. `console`: where
-    the host's lines go while the speaker is lost (standard output by default)."""
+    the host's lines go while the speaker is lost (standard output by default). With a
+    satellite, SatelliteError when it does not answer: a table that asked for one is not
+    sitting at this machine's keyboard."""
     from voicehost.speech.audio_voice import AudioVoice
     from voicehost.speech.devices import AudioDeviceError, find_device
     from voicehost.speech.ears import Ears, Gate
     from voicehost.speech.endpoint import Endpointer, EndpointSettings
-    from voicehost.speech.microphone import Microphone
+    from voicehost.speech.microphone import FrameSource, Microphone
     from voicehost.speech.mouth import Mouth
 
-    recognizer, notice = make_pipeline(settings)
     gate = Gate()
-    microphone = Microphone(settings.input_device)
-    try:
-        microphone.start()
-        find_device(settings.output_device, "output")
-    except AudioDeviceError as problem:
-        microphone.stop()  # no speaker: text mode must not keep the microphone open
-        return None, f"{problem} Playing in text mode: type what the players say."
-    mouth = Mouth(settings.rate, settings.volume, settings.voice, settings.output_device, gate)
+    if settings.satellite:  # asked before the recognizer loads: a wrong address fails fast
+        from voicehost.speech.satellite import Satellite
+
+        satellite = Satellite(settings.satellite)
+        try:
+            satellite.start()
+        except AudioDeviceError:
+            satellite.stop()
+            raise
+        recognizer, notice = make_pipeline(settings, console)
+        microphone: FrameSource = satellite
+        mouth = Mouth(settings.rate, settings.volume, settings.voice, gate=gate,
+                      speaker=satellite.play)
+    else:
+        recognizer, notice = make_pipeline(settings, console)
+        microphone = Microphone(settings.input_device)
+        try:
+            microphone.start()
+            find_device(settings.output_device, "output")
+        except AudioDeviceError as problem:
+            microphone.stop()  # no speaker: text mode must not keep the microphone open
+            return None, f"{problem} Playing in text mode: type what the players say."
+        mouth = Mouth(settings.rate, settings.volume, settings.voice, settings.output_device,
+                      gate)
+    if settings.tts:
+        from voicehost.speech.remote import RemoteVoice
+
+        mouth.renderer = RemoteVoice(settings.tts, mouth.render_locally, console).render
     mouth.warm_up()
     endpointer = Endpointer(EndpointSettings(trailing_silence_s=settings.silence))
     ears = Ears(microphone, endpointer, recognizer, gate)

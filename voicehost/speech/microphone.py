@@ -14,7 +14,7 @@ import os
 import queue
 import time
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -46,7 +46,66 @@ class Frame(NamedTuple):
     captured_at: float  # monotonic time of the frame's first sample (estimated)
 
 
-class Microphone:
+class FrameSource(Protocol):
+    """What the ears read: a Microphone, or a Wyoming satellite (satellite.py)."""
+
+    def start(self) -> None: ...
+    def stop(self) -> None: ...
+    def read(self, timeout: float) -> Frame | None: ...
+    def drain(self) -> int: ...
+    def reopen(self) -> None: ...
+
+
+class FrameQueue:
+    """The frames a source has captured and the ears have not read yet. A source that can be
+    lost says so in `lost`; `read` raises MicrophoneLost once its frames are used up."""
+
+    def __init__(self, frame_ms: int, max_queued_s: float) -> None:
+        self.frame_samples = SAMPLE_RATE * frame_ms // 1000
+        self.frames: queue.Queue[Frame] = queue.Queue(
+            maxsize=max(1, round(max_queued_s * 1000 / frame_ms)))
+        self.overflows = 0  # times the device or the queue lost audio
+
+    @property
+    def lost(self) -> bool:
+        return False
+
+    def lost_because(self) -> str:
+        return "the microphone stopped delivering audio"
+
+    def read(self, timeout: float) -> Frame | None:
+        """The next frame, or None if none arrives within `timeout` seconds. MicrophoneLost
+        once the frames captured before a loss have all been read."""
+        try:
+            return self.frames.get(timeout=timeout)
+        except queue.Empty:
+            if self.lost:
+                raise MicrophoneLost(self.lost_because()) from None
+            return None
+
+    def drain(self) -> int:
+        """Drop every queued frame; returns how many were dropped."""
+        dropped = 0
+        while True:
+            try:
+                self.frames.get_nowait()
+            except queue.Empty:
+                return dropped
+            dropped += 1
+
+    def _put(self, frame: Frame) -> None:
+        try:
+            self.frames.put_nowait(frame)
+        except queue.Full:  # nobody is listening: keep the newest audio
+            self.overflows += 1
+            try:
+                self.frames.get_nowait()
+            except queue.Empty:
+                pass
+            self.frames.put_nowait(frame)
+
+
+class Microphone(FrameQueue):
     """Records from an input device; `frames` fills with Frame(pcm, captured_at).
 
     Opens the device at 16 kHz when it can, otherwise at its own rate (or `device_rate`)
@@ -56,13 +115,10 @@ class Microphone:
     def __init__(self, device: DeviceSpec = None, frame_ms: int = 20,
                  device_rate: int | None = None, latency_s: float = 0.05,
                  max_queued_s: float = 30.0) -> None:
+        super().__init__(frame_ms, max_queued_s)
         self.device = device
-        self.frame_samples = SAMPLE_RATE * frame_ms // 1000
         self.device_rate = device_rate
         self.latency_s = latency_s
-        self.frames: queue.Queue[Frame] = queue.Queue(
-            maxsize=max(1, round(max_queued_s * 1000 / frame_ms)))
-        self.overflows = 0  # times the device or the queue lost audio
         self.info: DeviceInfo | None = None
         self._stream: Any = None
         self._rate = SAMPLE_RATE
@@ -170,26 +226,9 @@ class Microphone:
     def __exit__(self, *_: object) -> None:
         self.stop()
 
-    def read(self, timeout: float) -> Frame | None:
-        """The next frame, or None if none arrives within `timeout` seconds. MicrophoneLost
-        once the frames captured before a loss have all been read."""
-        try:
-            return self.frames.get(timeout=timeout)
-        except queue.Empty:
-            if self.lost:
-                name = self.info.name if self.info else "the microphone"
-                raise MicrophoneLost(f"{name!r} stopped delivering audio") from None
-            return None
-
-    def drain(self) -> int:
-        """Drop every queued frame; returns how many were dropped."""
-        dropped = 0
-        while True:
-            try:
-                self.frames.get_nowait()
-            except queue.Empty:
-                return dropped
-            dropped += 1
+    def lost_because(self) -> str:
+        name = self.info.name if self.info else "the microphone"
+        return f"{name!r} stopped delivering audio"
 
     def _callback(self, indata: Any, frames: int, ti: Any, status: Any) -> None:
         now = time.monotonic()
@@ -224,17 +263,6 @@ class Microphone:
         else:
             self._clock += CLOCK_SMOOTHING * (observed - self._clock)
         return self._clock
-
-    def _put(self, frame: Frame) -> None:
-        try:
-            self.frames.put_nowait(frame)
-        except queue.Full:  # nobody is listening: keep the newest audio
-            self.overflows += 1
-            try:
-                self.frames.get_nowait()
-            except queue.Empty:
-                pass
-            self.frames.put_nowait(frame)
 
 
 @contextlib.contextmanager

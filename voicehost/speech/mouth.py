@@ -13,13 +13,14 @@ import tempfile
 import threading
 import time
 import wave
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from voicehost.speech.devices import DeviceSpec, play, sounddevice
+from voicehost.speech.devices import DeviceSpec, Playback, play, sounddevice
 from voicehost.speech.ears import Gate
 
 SYNTHESIS_TIMEOUT_S = 30.0
@@ -52,13 +53,19 @@ class Mouth:
 
     def __init__(self, rate: int = 175, volume: float = 1.0, voice: str | None = None,
                  device: DeviceSpec = None, gate: Gate | None = None,
-                 tail_s: float = 0.25) -> None:
+                 tail_s: float = 0.25,
+                 speaker: Callable[[np.ndarray, int], Playback] | None = None) -> None:
         if not 0.0 <= volume <= 1.0:
             raise ValueError("volume must be between 0 and 1")
         if rate <= 0 or tail_s < 0:
             raise ValueError("rate must be positive and tail_s not negative")
         self.rate, self.volume, self.voice = rate, volume, voice
         self.device = device
+        # where the samples play: the output device, or a satellite's speaker
+        self.speaker = speaker or (lambda samples, rate: play(samples, rate, device))
+        self._local = speaker is None
+        # what turns a line into samples: espeak-ng here, or a Wyoming service (remote.py)
+        self.renderer: Callable[[str], tuple[np.ndarray, int]] = self.render_locally
         self.gate = gate or Gate()
         self.tail_s = tail_s
         self._engine: Any = None
@@ -71,7 +78,8 @@ class Mouth:
         """Start the engine and PortAudio now rather than on the first sentence."""
         with _ENGINE_LOCK:
             self._get_engine()
-        sounddevice()
+        if self._local:
+            sounddevice()
 
     def voices(self) -> list[tuple[str, str]]:
         """(id, name) of every voice the engine offers."""
@@ -86,6 +94,12 @@ class Mouth:
 
     def render(self, text: str) -> tuple[np.ndarray, int]:
         """Speech for `text` as int16 mono samples and their sample rate."""
+        if not text.strip():
+            return np.zeros(0, dtype=np.int16), 22050
+        return self.renderer(text)
+
+    def render_locally(self, text: str) -> tuple[np.ndarray, int]:
+        """Speech for `text` from pyttsx3 (espeak-ng)."""
         if not text.strip():
             return np.zeros(0, dtype=np.int16), 22050
         with tempfile.TemporaryDirectory(prefix="voicehost-mouth-") as tmp:
@@ -117,7 +131,7 @@ class Mouth:
             rendered = time.monotonic()
             if len(samples) == 0:
                 return Spoken(text, 0.0, rendered - called, 0.0, rendered - called)
-            playback = play(samples, rate, self.device)
+            playback = self.speaker(samples, rate)
         return Spoken(text, playback.seconds, rendered - called,
                       playback.first_audio_at - called, time.monotonic() - called)
 
@@ -126,7 +140,7 @@ class Mouth:
         samples = np.frombuffer(pcm, dtype=np.int16)
         with self.gate.closed(self.tail_s):
             if len(samples):
-                play(samples, rate, self.device)
+                self.speaker(samples, rate)
 
     def _synthesize(self, text: str, path: Path) -> None:
         with _ENGINE_LOCK:

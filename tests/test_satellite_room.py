@@ -1,0 +1,149 @@
+"""Issue 13: whole games of each title through a real wyoming-satellite process.
+
+The satellite (voicehost/lab/satellite.py) records the test room's monitor and plays into a
+speaker sink of its own, looped back into the room. The players are espeak-ng voices played
+into the room, as in the other room games (the same scripted tables); voicehost opens no sound
+device of its own: it hears the players only over Wyoming, and its lines reach the room only
+through the satellite's speaker, where the test records them and finds the last line said.
+Since the satellite hears its own speaker, the game also shows the host not hearing itself.
+
+The kill test cuts the satellite's power (SIGKILL to its process group) while the host waits
+for an answer, restarts it a second after the host says so, and the game must end as the
+script says, every answer in the journal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from ferret_script import FerretScript
+from operation_script import OperationScript
+from room import RoomGame, RoomTable
+from squad_room import InterruptedTable, ScriptedTable
+from squad_script import SecretSquadScript, answers_in_journal, answers_only
+from test_ferret_out_room import HOST as FERRET_HOST
+from test_ferret_out_room import FerretTable
+from test_secret_operation_room import PLAYERS as OPERATION_PLAYERS
+from test_secret_operation_room import OperationTable
+
+from voicehost.lab.room import Room, RoomRecording, envelope_match
+from voicehost.lab.satellite import SPEAKER, SatelliteProcess, start_satellite
+from voicehost.prompts_dir import load_yaml
+from voicehost.speech.devices import resample
+from voicehost.speech.mouth import Mouth
+from voicehost.voice import SAMPLE_RATE
+
+LINES = load_yaml("common/lines.yaml")
+SQUAD_HOST = ["--engine", "pocketsphinx", "--rate", "340", "--silence", "0.4"]
+SHORT_SQUAD = ["--set", "rounds=1", "--set", "cards_per_round=1"]
+
+
+def first_card(script: SecretSquadScript) -> dict[tuple[int, int, int], str]:
+    """The answers a game of one card per round takes from the script."""
+    return {key: answer for key, answer in script.answers.items() if key[1] == 1}
+
+
+@pytest.fixture
+def satellite(room: Room, tmp_path: Path) -> Iterator[SatelliteProcess]:
+    process = start_satellite(tmp_path / "satellite.log")
+    yield process
+    process.stop()
+
+
+def play_through(table: RoomTable, satellite: SatelliteProcess, folder: Path,
+                 *args: str) -> tuple[RoomGame, bytes]:
+    """The game, and everything the satellite's speaker played meanwhile."""
+    with RoomRecording(f"{SPEAKER}.monitor") as speaker:
+        game = table.play(folder, *args, "--satellite", satellite.uri)
+        deadline = time.monotonic() + 20  # on a busy machine the satellite may play late
+        while time.monotonic() < deadline and time.monotonic() - max(
+                speaker.loud(), default=0.0) < 1.5:
+            time.sleep(0.1)
+    return game, speaker.pcm()
+
+
+def said_aloud(game: RoomGame, speaker: bytes, rate: int) -> None:
+    """The game's last line came out of the satellite's speaker, and the host heard no more
+    utterances than the players said (its own lines, heard back, would be more)."""
+    last = game.of("say")[-1]["text"]
+    samples, sample_rate = Mouth(rate=rate).render(last)
+    tail = speaker[-(60 * SAMPLE_RATE * 2):]
+    match = envelope_match(tail, resample(samples, sample_rate, SAMPLE_RATE))
+    assert match > 0.9, (match, last)
+
+
+def heard_only_players(game: RoomGame, table: RoomTable) -> None:
+    assert len(game.heard) <= len(table.spoken), "the host heard more than the players said"
+
+
+@pytest.mark.takes_seconds(120)
+def test_secret_squad_through_a_satellite(satellite: SatelliteProcess, tmp_path: Path) -> None:
+    script = SecretSquadScript(3, seed=42, rounds=1)
+    table = ScriptedTable(script)
+    game, speaker = play_through(table, satellite, tmp_path, "play", "secret-squad",
+                                 *SQUAD_HOST, "--players", "3", "--seed", "42", *SHORT_SQUAD)
+    print("\nsatellite squad game:", game.summary())
+    over = game.of("game_over")
+    assert over, "the game did not end"
+    assert over[0]["scores"] == script.expected_scores()
+    assert answers_only(answers_in_journal(tmp_path / "game.jsonl")) == first_card(script)
+    said_aloud(game, speaker, 340)
+    heard_only_players(game, table)
+
+
+@pytest.mark.takes_seconds(600)
+def test_ferret_out_through_a_satellite(satellite: SatelliteProcess, tmp_path: Path) -> None:
+    script = FerretScript(3, seed=1)
+    assert script.rounds_played() == 8
+    table = FerretTable(script)
+    game, speaker = play_through(table, satellite, tmp_path, "play", "ferret-out", *FERRET_HOST,
+                                 "--players", "3", "--seed", "1", "--set", "study_seconds=4")
+    print("\nsatellite ferret game:", game.summary())
+    over = game.of("game_over")
+    assert over, "the game did not end"
+    assert over[0]["scores"] == script.expected_scores()
+    assert [e["points"] for e in game.of("score")] == script.round_points()
+    said_aloud(game, speaker, 340)
+    heard_only_players(game, table)
+
+
+@pytest.mark.takes_seconds(240)
+def test_secret_operation_through_a_satellite(satellite: SatelliteProcess,
+                                              tmp_path: Path) -> None:
+    script = OperationScript(OPERATION_PLAYERS, 21, "engineers", first=1)
+    table = OperationTable(script)
+    game, speaker = play_through(table, satellite, tmp_path, "play", "secret-operation",
+                                 "--engine", "pocketsphinx", "--players",
+                                 str(OPERATION_PLAYERS), "--seed", "21", "--rate", "300")
+    print("\nsatellite operation game:", game.summary())
+    over = game.of("game_over")
+    assert over and over[0]["winner"] == "engineers"
+    said_aloud(game, speaker, 300)
+    heard_only_players(game, table)
+
+
+@pytest.mark.takes_seconds(120)
+def test_a_satellite_killed_mid_game_is_waited_for_and_nothing_is_lost(
+        satellite: SatelliteProcess, tmp_path: Path) -> None:
+    script = SecretSquadScript(3, seed=42, rounds=1)
+    table = InterruptedTable(script, satellite.kill, satellite.start)
+    game, speaker = play_through(table, satellite, tmp_path, "play", "secret-squad",
+                                 *SQUAD_HOST, "--players", "3", "--seed", "42", *SHORT_SQUAD)
+    said = game.of("say")
+    lost = [e for e in said if LINES["microphone_lost"] in e["text"]]
+    back = [e for e in said if e["text"].startswith(LINES["microphone_back"])]
+    assert table.cut_at and len(lost) == 1, "the host did not notice"
+    assert table.restored_at and len(back) == 1, "the host did not carry on"
+    print(f"\nsatellite killed: {game.summary()}; lost said "
+          f"{lost[0]['time'] - table.cut_at:.2f} s after the kill, back said "
+          f"{back[0]['time'] - table.restored_at:.2f} s after the restart")
+    owl = [e for e in game.of("listen") if (e["decision"], e["player"]) == ("answer", 1)]
+    assert len(owl) >= 2 and owl[-1]["time"] > back[0]["time"]  # Owl is asked again
+    over = game.of("game_over")
+    assert over, "the game did not end"
+    assert over[0]["scores"] == script.expected_scores()  # as an uninterrupted game ends
+    assert answers_only(answers_in_journal(tmp_path / "game.jsonl")) == first_card(script)
+    said_aloud(game, speaker, 340)
