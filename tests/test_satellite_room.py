@@ -70,16 +70,21 @@ def said_aloud(game: RoomGame, speaker: bytes, rate: int) -> None:
     utterances than the players said (its own lines, heard back, would be more)."""
     last = game.of("say")[-1]["text"]
     samples, sample_rate = Mouth(rate=rate).render(last)
-    tail = speaker[-(60 * SAMPLE_RATE * 2):]
-    match = envelope_match(tail, resample(samples, sample_rate, SAMPLE_RATE))
+    # its last 2.5 s, the winner named: espeak-ng does not render a long line twice with the
+    # same pauses, so a whole 8 s line matched its own playing at 0.67, its end at 0.998 (and
+    # the end of the same line naming another winner at 0.77)
+    ending = resample(samples, sample_rate, SAMPLE_RATE)[-int(2.5 * SAMPLE_RATE):]
+    match = envelope_match(speaker[-(60 * SAMPLE_RATE * 2):], ending)
     assert match > 0.9, (match, last)
 
 
 def heard_only_players(game: RoomGame, table: RoomTable) -> None:
-    assert len(game.heard) <= len(table.spoken), "the host heard more than the players said"
+    # a `heard` without response_seconds is a timer that ran out, not an utterance
+    utterances = [e for e in game.heard if "response_seconds" in e]
+    assert len(utterances) <= len(table.spoken), "the host heard more than the players said"
 
 
-@pytest.mark.takes_seconds(120)
+@pytest.mark.takes_seconds(90)
 def test_secret_squad_through_a_satellite(satellite: SatelliteProcess, tmp_path: Path) -> None:
     script = SecretSquadScript(3, seed=42, rounds=1)
     table = ScriptedTable(script)
@@ -94,7 +99,7 @@ def test_secret_squad_through_a_satellite(satellite: SatelliteProcess, tmp_path:
     heard_only_players(game, table)
 
 
-@pytest.mark.takes_seconds(600)
+@pytest.mark.takes_seconds(700)
 def test_ferret_out_through_a_satellite(satellite: SatelliteProcess, tmp_path: Path) -> None:
     script = FerretScript(3, seed=1)
     assert script.rounds_played() == 8
@@ -110,7 +115,7 @@ def test_ferret_out_through_a_satellite(satellite: SatelliteProcess, tmp_path: P
     heard_only_players(game, table)
 
 
-@pytest.mark.takes_seconds(240)
+@pytest.mark.takes_seconds(200)
 def test_secret_operation_through_a_satellite(satellite: SatelliteProcess,
                                               tmp_path: Path) -> None:
     script = OperationScript(OPERATION_PLAYERS, 21, "engineers", first=1)
@@ -125,7 +130,7 @@ def test_secret_operation_through_a_satellite(satellite: SatelliteProcess,
     heard_only_players(game, table)
 
 
-@pytest.mark.takes_seconds(120)
+@pytest.mark.takes_seconds(90)
 def test_a_satellite_killed_mid_game_is_waited_for_and_nothing_is_lost(
         satellite: SatelliteProcess, tmp_path: Path) -> None:
     script = SecretSquadScript(3, seed=42, rounds=1)
