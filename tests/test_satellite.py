@@ -84,8 +84,9 @@ def test_the_satellite_plays_the_hosts_line_and_hears_the_player(
         assert spoken.total_s >= spoken.audio_s  # it waited for the line to play out
         heard_at = out.loud()
         assert heard_at and heard_at[0] - out.chunks[0][0] < 0.6
-        assert envelope_match(out.pcm(), rendered(LINE)) > 0.9
-        assert envelope_match(out.pcm(), rendered(OTHER_LINE)) < 0.85  # the check can fail
+        # the line, not another: idle, 0.98 against about 0.74 (under load both drop)
+        right, other = (envelope_match(out.pcm(), rendered(line)) for line in (LINE, OTHER_LINE))
+        assert right > 0.8 and right > other + 0.1, (right, other)
 
         link.drain()
         play_into_room(speak("player three", PLAYER))
