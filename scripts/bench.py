@@ -97,7 +97,7 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
     intent_latency, reply_latency, audible_latency, compute = [], [], [], []
     with RoomRecording() as room, RoomRecording(speaker) as out:
         for clip in [c for _ in range(rounds) for c in clips]:
-            quiet(out)
+            out.wait_quiet()
             began = time.monotonic()
             player = subprocess.Popen(["paplay", f"--device={SINK}", *RAW_16K],
                                       stdin=subprocess.PIPE)
@@ -127,14 +127,6 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
             "end_of_speech_to_reply_recorded_s": summary(audible_latency)}
 
 
-def quiet(recording: RoomRecording, for_s: float = 1.0, at_most_s: float = 20.0) -> None:
-    """Wait until nothing has been loud in `recording` for `for_s`."""
-    deadline = time.monotonic() + at_most_s
-    while time.monotonic() < deadline and time.monotonic() - max(
-            recording.loud(), default=0.0) < for_s:
-        time.sleep(0.05)
-
-
 def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None = None
                     ) -> dict[str, float]:
     """`voicehost play` spawned → first loud audio from the speaker."""
@@ -143,7 +135,7 @@ def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None =
     speaker = SOURCE if satellite is None else f"{SPEAKER}.monitor"
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp, RoomRecording(speaker) as recording:
-            quiet(recording)  # the last run's first line, cut short, may still be playing
+            recording.wait_quiet()  # the last run's first line, cut short, may still be playing
             spawned = time.monotonic()
             proc = subprocess.Popen(
                 [sys.executable, "-m", "voicehost.cli", "play", "--io", "audio", "--engine",

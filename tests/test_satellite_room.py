@@ -67,10 +67,7 @@ def play_through(table: RoomTable, satellite: SatelliteProcess, folder: Path,
     """The game, and what the satellite's speaker played meanwhile."""
     with RoomRecording(f"{SPEAKER}.monitor") as speaker:
         game = table.play(folder, *args, "--satellite", satellite.uri)
-        deadline = time.monotonic() + 20  # on a busy machine the satellite may play late
-        while time.monotonic() < deadline and time.monotonic() - max(
-                speaker.loud(), default=0.0) < 1.5:
-            time.sleep(0.1)
+        speaker.wait_quiet(for_s=1.5)  # on a busy machine the satellite may play late
     wall = time.time() - time.monotonic()
     return game, Played([t + wall for t in speaker.loud()])
 

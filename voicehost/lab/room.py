@@ -179,6 +179,13 @@ class RoomRecording:
     def pcm(self) -> bytes:
         return b"".join(chunk for _, chunk in self.chunks)
 
+    def wait_quiet(self, for_s: float = 1.0, at_most_s: float = 20.0) -> None:
+        """Wait until nothing has been loud for `for_s` (at most `at_most_s`)."""
+        deadline = time.monotonic() + at_most_s
+        while time.monotonic() < deadline and time.monotonic() - max(
+                self.loud(), default=0.0) < for_s:
+            time.sleep(0.05)
+
     def loud(self, threshold: int = 300) -> list[float]:
         """Arrival times of chunks with any sample above `threshold`."""
         return [t for t, c in self.chunks

@@ -86,12 +86,10 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
         except AudioDeviceError:
             satellite.stop()
             raise
-        recognizer, notice = make_pipeline(settings, console)
         microphone: FrameSource = satellite
         mouth = Mouth(settings.rate, settings.volume, settings.voice, gate=gate,
                       speaker=satellite.play)
     else:
-        recognizer, notice = make_pipeline(settings, console)
         microphone = Microphone(settings.input_device)
         try:
             microphone.start()
@@ -101,6 +99,7 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
             return None, f"{problem} Playing in text mode: type what the players say."
         mouth = Mouth(settings.rate, settings.volume, settings.voice, settings.output_device,
                       gate)
+    recognizer, notice = make_pipeline(settings, console)
     if settings.tts:
         from voicehost.speech.remote import RemoteVoice
 

@@ -114,13 +114,11 @@ class RemoteRecognizer:
         self.language = language
         self.fallback = Fallback("speech-to-text", self.address, console)
         self.name = f"wyoming-asr {self.address} (else {local.name})"
-        self._phrases: Sequence[str] = ()
         self._snap = Grammar({})
         self._audio: list[bytes] = []
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
-        self._phrases = tuple(phrases)
-        self._snap = Grammar({phrase: Intent("choose", phrase) for phrase in self._phrases})
+        self._snap = Grammar({phrase: Intent("choose", phrase) for phrase in phrases})
         self.local.set_phrases(phrases)
 
     def start(self) -> None:
