@@ -117,7 +117,20 @@ def test_a_silent_tts_service_leaves_the_host_speaking_espeak() -> None:
 def test_doctor_checks_the_services(asr: ServiceProcess, tts: ServiceProcess) -> None:
     checks = service_checks(AudioSettings(asr=asr.uri, tts=tts.uri))
     assert [fine for _, fine, _ in checks] == [True, True], checks
-    assert checks[0][0].startswith(f"asr {asr.uri}: voicehost-whisper; heard")
+    assert checks[0][0].startswith(f"asr {asr.uri}: voicehost-whisper; heard ")
+    assert checks[0][0].endswith(" for 'ready to play'")
     assert checks[1][0].startswith(f"tts {tts.uri}: voicehost-piper; said 'ready' in")
     gone = service_checks(AudioSettings(asr=f"tcp://127.0.0.1:{free_port()}"))
     assert len(gone) == 1 and not gone[0][1] and "is the service running" in gone[0][2]
+
+
+@pytest.mark.parametrize(("heard", "fine"), [("Ready to play.", True), ("ready to pay", True),
+                                             ("play your free", False), ("", False)])
+def test_doctor_passes_a_service_that_hears_most_of_its_line(
+        asr: ServiceProcess, monkeypatch: pytest.MonkeyPatch, heard: str, fine: bool) -> None:
+    from voicehost.speech import remote
+
+    monkeypatch.setattr(remote, "transcribe", lambda address, pcm: heard)
+    [(what, passed, what_to_do)] = service_checks(AudioSettings(asr=asr.uri))
+    assert passed is fine and f"heard {heard!r} for 'ready to play'" in what
+    assert ("English model" in what_to_do) is not fine
