@@ -25,13 +25,13 @@ from voicehost.lab.conditions import babble
 from voicehost.lab.room import (
     Room,
     RoomRecording,
-    envelope_match,
+    pieces_heard,
     play_into_room,
     recognize_pcm,
 )
 from voicehost.lab.satellite import SPEAKER, SatelliteProcess, free_port, start_satellite
 from voicehost.lab.speakers import Speaker, speak
-from voicehost.speech.devices import AudioDeviceError, resample
+from voicehost.speech.devices import AudioDeviceError, Playback, resample
 from voicehost.speech.factory import AudioSettings
 from voicehost.speech.mouth import Mouth
 from voicehost.speech.satellite import Address, Satellite
@@ -40,7 +40,7 @@ from voicehost.voice import SAMPLE_RATE, MicrophoneLost
 
 PLAYER = Speaker("player", "en-us", 50, 165)
 LINE = "Welcome to Secret Squad. Fox, you answer first."
-OTHER_LINE = "Welcome to Ferret Out. Bear, you answer first."
+OTHER_LINE = "Time is up. The Weasel was Bear, who scores two points."  # no word in common
 
 
 def rendered(text: str, rate: int = 175) -> np.ndarray:
@@ -77,16 +77,23 @@ def test_the_satellite_plays_the_hosts_line_and_hears_the_player(
     try:
         link.start()
         assert link.name == "table"  # from its info, as `describe` answered
-        mouth = Mouth(rate=175, speaker=link.play)
+        sent: list[np.ndarray] = []
+
+        def speaker(samples: np.ndarray, rate: int) -> Playback:
+            sent.append(resample(samples, rate, SAMPLE_RATE))
+            return link.play(samples, rate)
+
+        mouth = Mouth(rate=175, speaker=speaker)
         with RoomRecording(f"{SPEAKER}.monitor") as out:
             spoken = mouth.say(LINE)
             time.sleep(0.3)
         assert spoken.total_s >= spoken.audio_s  # it waited for the line to play out
         heard_at = out.loud()
         assert heard_at and heard_at[0] - out.chunks[0][0] < 0.6
-        # the line, not another: idle, 0.98 against about 0.74 (under load both drop)
-        right, other = (envelope_match(out.pcm(), rendered(line)) for line in (LINE, OTHER_LINE))
-        assert right > 0.8 and right > other + 0.1, (right, other)
+        # the line's own samples, not another line's: idle, all its pieces against 0.07; on
+        # three busy loops, 0.86 at the worst of 6 (the player's stalls break some pieces)
+        right, other = (pieces_heard(out.pcm(), line) for line in (sent[0], rendered(OTHER_LINE)))
+        assert right >= 0.7 and other < 0.2, (right, other)
 
         link.drain()
         play_into_room(speak("player three", PLAYER))

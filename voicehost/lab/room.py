@@ -259,3 +259,27 @@ def envelope_match(recording: bytes, spoken: np.ndarray) -> float:
     line = line - line.mean()
     spread = np.linalg.norm(windows, axis=1) * np.linalg.norm(line)
     return float(np.max((windows @ line) / np.where(spread > 0, spread, np.inf)))
+
+
+def pieces_heard(recording: bytes, sent: np.ndarray, piece_s: float = 0.1) -> float:
+    """The share of `sent`'s voiced pieces (16 kHz samples) found in `recording`, each
+    anywhere, as a waveform correlating at 0.8 or more: a line played out through a busy
+    machine may stall between pieces, which stretches its loudness envelope but leaves each
+    piece whole. Another line of the same voice scores near 0."""
+    heard = np.frombuffer(recording, dtype=np.int16).astype(np.float64)
+    size = int(piece_s * SAMPLE_RATE)
+    pieces = [sent[i:i + size].astype(np.float64) for i in range(0, len(sent) - size + 1, size)]
+    voiced = [p for p in pieces if np.sqrt((p ** 2).mean()) > 300]
+    if not voiced or len(heard) < size:
+        return 0.0
+    length = 1 << (len(heard) + size).bit_length()
+    spectrum = np.fft.rfft(heard, length)
+    energy = np.concatenate([[0.0], np.cumsum(heard ** 2)])
+    windows = np.sqrt(np.maximum(energy[size:] - energy[:-size], 1e-9))
+    found = 0
+    for piece in voiced:
+        piece = piece - piece.mean()
+        products = np.fft.irfft(spectrum * np.conj(np.fft.rfft(piece, length)), length)
+        correlation = products[:len(windows)] / (windows * np.linalg.norm(piece))
+        found += bool(correlation.max() >= 0.8)
+    return found / len(voiced)
