@@ -60,11 +60,18 @@ def _vosk(options: dict[str, Any]) -> Recognizer:
     return make_recognizer("vosk", None, **options)[0]  # type: ignore[no-any-return]
 
 
+def _auto(options: dict[str, Any]) -> Recognizer:
+    from voicehost.speech.factory import make_recognizer
+
+    return make_recognizer("auto", None, **options)[0]  # type: ignore[no-any-return]
+
+
 # Recognizer name -> factory (given the recognizer options from the command line).
 RECOGNIZERS: dict[str, Callable[[dict[str, Any]], Recognizer]] = {
     "pocketsphinx": _pocketsphinx,
     "whisper": _whisper,
     "vosk": _vosk,
+    "auto": _auto,
 }
 
 

@@ -16,6 +16,7 @@ import statistics
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from tokenizers import Tokenizer
 
@@ -34,6 +35,7 @@ from voicehost.lab.speakers import PLAIN, VOICES, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.whisper_engine import (
     MODEL_SHA256,
+    PREFIX_DEPTH,
     WhisperModelError,
     WhisperRecognizer,
     find_model,
@@ -42,6 +44,7 @@ from voicehost.speech.whisper_engine import (
     plain_words,
     verify_model,
 )
+from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
 
 MIN_RIGHT = {False: 0.75, True: 0.60}  # share of option clips given the right intent
@@ -255,3 +258,26 @@ def test_a_transcript_is_compared_in_the_grammars_words() -> None:
     assert plain_words("Go forward 10 meters.") == "go forward ten meters"
     assert plain_words("29340") == "two nine three four zero"
     assert plain_words("I pick 4!") == "i pick four"
+
+
+def test_a_long_list_pruned_by_its_openings_is_heard_as_if_scored_whole(
+        engine: WhisperRecognizer) -> None:
+    turn = hear_grammar(None, "turn", 10, "secret-operation")  # 201 phrases
+    said = ["add to module three", "i add it to one", "block player five", "discard mechanics",
+            "where are we"]
+    scored = {}
+    try:
+        for depth in (0, PREFIX_DEPTH):
+            engine.prefix_depth = depth
+            for phrase in said:
+                hearing, _ = hear(engine, turn, speak(phrase, PLAIN))
+                assert engine.last_scores is not None
+                scored[depth, phrase] = (hearing.text, hearing.confidence,
+                                         int(np.isfinite(engine.last_scores.phrase_scores).sum()))
+    finally:
+        engine.prefix_depth = PREFIX_DEPTH
+    for phrase in said:
+        whole, pruned = scored[0, phrase], scored[PREFIX_DEPTH, phrase]
+        assert pruned[0] == whole[0] == phrase
+        assert pruned[1] == pytest.approx(whole[1], abs=0.01)
+    assert sum(scored[PREFIX_DEPTH, p][2] for p in said) * 2 < sum(scored[0, p][2] for p in said)

@@ -23,7 +23,7 @@ import math
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -79,9 +79,14 @@ FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the l
 # it changed no best phrase and nearly halves the time on long lists (README, "Whisper's
 # settings").
 PRUNE_NATS = 8.0
-# Sequences per decoder call: its logits over the whole vocabulary cost memory, smaller
-# batches cost time (README, "Whisper's settings").
-BATCH = 16
+# On a long list, the written forms left are pruned again by their first PREFIX_DEPTH + 1
+# tokens, scored once per distinct prefix: a turn of Secret Operation shares most of its
+# openings ("add to module", "take a mechanic from").
+PREFIX_DEPTH = 2
+PREFIX_PRUNE_AFTER = 16
+# Rows of logits per decoder call (sequences x their steps): logits over the whole vocabulary
+# cost memory, smaller batches cost time (README, "Whisper's settings").
+BATCH_ROWS = 48
 PHRASE_CACHE_SIZE = 16
 
 NUMBER_WORDS = {
@@ -259,7 +264,8 @@ class WhisperRecognizer:
                  pad_seconds: float | None = DEFAULT_PAD_SECONDS,
                  open_pad_seconds: float | None = OPEN_PAD_SECONDS, threads: int = 2,
                  compute_type: str = "int8",
-                 prune_nats: float = PRUNE_NATS, verify: bool = True) -> None:
+                 prune_nats: float = PRUNE_NATS, prefix_depth: int = PREFIX_DEPTH,
+                 verify: bool = True) -> None:
         import ctranslate2
         model_dir = find_model(model)
         if verify:
@@ -268,6 +274,7 @@ class WhisperRecognizer:
         self.pad_seconds = pad_seconds  # None: pad to the full 30 s window
         self.open_pad_seconds = open_pad_seconds
         self.prune_nats = prune_nats
+        self.prefix_depth = prefix_depth  # 0: prune by the first token only
         self._ctranslate2 = ctranslate2
         self._model = ctranslate2.models.Whisper(str(model_dir), device="cpu",
                                                  compute_type=compute_type,
@@ -404,10 +411,14 @@ class WhisperRecognizer:
         steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
         free_tokens = self._first_sentence(free.sequences_ids[0])
         free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
-        kept = self._plausible(steps[0])
-        totals = self._forced_scores(encoded, [self._phrases.tokens[i] for i in kept])
+        kept, done = self._plausible(steps[0]), {}
+        if self.prefix_depth:
+            kept, done = self._scored_by_openings(encoded, kept)
+        totals = dict(zip(kept, self._forced_scores(
+            encoded, [self._phrases.tokens[i] for i in kept]), strict=True)) | done
         per_sequence = np.full(len(self._phrases.tokens), -np.inf)
-        per_sequence[kept] = totals / np.array([len(self._phrases.tokens[i]) + 1 for i in kept])
+        for i, total in totals.items():
+            per_sequence[i] = total / (len(self._phrases.tokens[i]) + 1)
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, np.array(self._phrases.owner), per_sequence)
         return Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
@@ -420,6 +431,35 @@ class WhisperRecognizer:
         assert self._phrases is not None
         bounds = np.array([first[t[0]] for t in self._phrases.tokens])
         return [int(i) for i in np.flatnonzero(bounds >= bounds.max() - self.prune_nats)]
+
+    def _scored_by_openings(self, encoded: object,
+                            kept: list[int]) -> tuple[list[int], dict[int, float]]:
+        """Prune `kept` by ever longer openings, each distinct opening forced once: a
+        sequence stays while its first `depth` + 1 tokens are within PRUNE_NATS of the
+        likeliest such opening. Returns the sequences still to score, and the totals of those
+        that ended within an opening (scored whole on the way)."""
+        assert self._phrases is not None
+        tokens = self._phrases.tokens
+        left, done = kept, {}
+        depth = self.prefix_depth
+        while len(left) > PREFIX_PRUNE_AFTER and depth < max(len(tokens[i]) for i in left):
+            sharing: dict[tuple[int, ...], list[int]] = {}
+            for i in left:
+                sharing.setdefault(tokens[i][:depth], []).append(i)
+            openings = list(sharing)
+            bounds: dict[int, float] = {}
+            for j, said in self._forced_steps(encoded, openings):
+                for i in sharing[openings[j]]:
+                    sequence = tokens[i]
+                    if len(sequence) <= depth:
+                        bounds[i] = done[i] = self._sequence_score(sequence, said)
+                    else:
+                        bounds[i] = float(said[np.arange(depth + 1),
+                                               list(sequence[:depth + 1])].sum())
+            best = max(bounds.values())
+            left = [i for i in left if bounds[i] >= best - self.prune_nats and i not in done]
+            depth += self.prefix_depth
+        return left, done
 
     def _free_score(self, tokens: Sequence[int], steps: np.ndarray) -> float:
         """The free transcript's log P(tokens, then the end), from its own decoding's logits."""
@@ -442,13 +482,25 @@ class WhisperRecognizer:
 
     def _forced_scores(self, encoded: object, sequences: Sequence[Sequence[int]]) -> np.ndarray:
         """log P(sequence, then the end of the text) for each token sequence."""
+        totals = np.empty(len(sequences))
+        for i, steps in self._forced_steps(encoded, sequences):
+            totals[i] = self._sequence_score(sequences[i], steps)
+        return totals
+
+    def _forced_steps(self, encoded: object, sequences: Sequence[Sequence[int]]
+                      ) -> Iterator[tuple[int, np.ndarray]]:
+        """Each token sequence forced after the prefix, as (its index, the log-probabilities
+        over the vocabulary of its every token and of what follows it: len + 1 rows)."""
         memory = np.asarray(encoded)
         # Every sequence of a batch runs as many steps as its longest: batching sequences of
         # equal length wastes none.
         order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
-        totals = np.empty(len(sequences))
-        for first in range(0, len(order), BATCH):
-            chunk = order[first:first + BATCH]
+        chunks: list[list[int]] = []
+        for i in order:  # each call's rows of logits (sequences x steps) within the budget
+            if not chunks or (len(chunks[-1]) + 1) * (len(sequences[i]) + 1) > BATCH_ROWS:
+                chunks.append([])
+            chunks[-1].append(i)
+        for chunk in chunks:
             steps = len(sequences[chunk[-1]]) + 1
             batch = self._ctranslate2.StorageView.from_array(
                 np.ascontiguousarray(np.repeat(memory, len(chunk), axis=0)))
@@ -460,11 +512,11 @@ class WhisperRecognizer:
                 max_length=2 * steps + len(self._prefix) - 2, return_logits_vocab=True,
                 suppress_blank=False)
             for i, result in zip(chunk, results, strict=True):
-                totals[i] = self._sequence_score(sequences[i], result.logits[0])
-        return totals
+                logits = result.logits[0]
+                yield i, log_softmax(np.stack([np.asarray(logits[k])
+                                               for k in range(len(sequences[i]) + 1)]))
 
-    def _sequence_score(self, tokens: Sequence[int], logits: Sequence[object]) -> float:
-        steps = log_softmax(np.stack([np.asarray(logits[k]) for k in range(len(tokens) + 1)]))
+    def _sequence_score(self, tokens: Sequence[int], steps: np.ndarray) -> float:
         said = float(steps[np.arange(len(tokens)), list(tokens)].sum())
         ended = float(np.logaddexp.reduce(steps[len(tokens), self._end_ids]))
         return said + ended
