@@ -76,8 +76,8 @@ def said_aloud(game: RoomGame, played: Played, away: tuple[float, float] = (0.0,
                ) -> None:
     """Every line the host said came out of the satellite's speaker (nothing else plays into
     that sink) within 3 s of its `say` event, except while the satellite was `away`. (Which
-    words: tests/test_satellite.py matches a line's loudness to its rendering; on a machine
-    this busy the sink's timing is too uneven for that.)"""
+    words: tests/test_satellite.py finds a line's own samples, piece by piece, in what the
+    sink carried.)"""
     lines = [e for e in game.of("say") if not away[0] <= e["time"] <= away[1] + 0.5]
     silent = [e["text"][:60] for e in lines if not played.after(e["time"], 3.0)]
     assert lines and not silent, f"{len(silent)} of {len(lines)} lines not played: {silent}"

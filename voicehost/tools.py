@@ -234,8 +234,8 @@ def service_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
                 spoken, rate = Mouth().render_locally(SERVICE_PROBE)
                 heard = transcribe(address, resample(spoken, rate, SAMPLE_RATE).tobytes())
                 # a service that hears most of a clear line works; one slip is not a fault
-                said = SERVICE_PROBE.split()
-                right = sum(word in plain_words(heard).split() for word in said)
+                said, words = SERVICE_PROBE.split(), plain_words(heard).split()
+                right = sum(word in words for word in said)
                 fine = 2 * right > len(said)
                 checks.append((f"{kind} {address}: {names}; heard {heard!r} for "
                                f"{SERVICE_PROBE!r}", fine,
