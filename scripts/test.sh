@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Sets up everything the tests need, then runs the linter and the whole suite.
+# Sets up everything the tests need (what a player needs, and the test tools), then runs the
+# linter and the whole suite.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+source "$(dirname "$0")/setup.sh"
+# The printed cards read back (poppler), and the hearing corpus's other synthesizers, crowd
+# talkers and real recordings.
+TEST_PACKAGES=(poppler-utils flite festival festvox-kallpc16k festvox-us-slt-hts festvox-kdlpc16k
+               pocketsphinx-testdata)
+apt_install "${PLAYER_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+venv_install ".[test]"
 # The real wyoming-satellite the satellite tests connect to, in a venv of its own (it pins an
 # older wyoming than voicehost's).
 [ -x .venv-satellite/bin/python ] || python3 -m venv .venv-satellite

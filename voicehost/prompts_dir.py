@@ -13,12 +13,12 @@ import yaml
 @cache
 def prompts_dir() -> Path:
     try:
-        installed = Path(str(resources.files("voicehost.prompts")))
-    except ModuleNotFoundError:
-        installed = None
-    if installed is not None and (installed / "common").is_dir():
-        return installed
-    return Path(__file__).resolve().parents[1] / "prompts"  # a source checkout
+        installed = resources.files("voicehost.prompts")
+    except ModuleNotFoundError:  # a source checkout run without installing
+        return Path(__file__).resolve().parents[1] / "prompts"
+    if not isinstance(installed, Path):  # a regular package on disk is its own folder
+        raise RuntimeError(f"voicehost's prompts are not a folder on disk: {installed}")
+    return installed
 
 
 @cache
