@@ -40,9 +40,14 @@ def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
                                                   "pip install 'voicehost[whisper]')"))
     recognizer, notice = make_recognizer("auto", models_dir=tmp_path, whole_utterances=True)
     assert isinstance(recognizer, PocketsphinxRecognizer) and recognizer.whole_utterance
-    assert notice == ("Listening with pocketsphinx: no vosk model in models/ (voicehost models "
-                      "download fetches one), and Whisper is not installed (ctranslate2: pip "
-                      "install 'voicehost[whisper]').")
+    assert notice == ("Listening with pocketsphinx alone: Whisper is not installed "
+                      "(ctranslate2: pip install 'voicehost[whisper]'), and there is no vosk "
+                      "model in models/ (voicehost models download fetches one).")
+
+
+def test_auto_says_nothing_of_vosk_when_it_listens_as_it_should(tmp_path: Path) -> None:
+    recognizer, notice = make_recognizer("auto", models_dir=tmp_path)
+    assert recognizer.name.startswith("whisper") and notice == ""
 
 
 def test_an_engine_that_cannot_be_had_says_why(tmp_path: Path) -> None:
@@ -53,8 +58,12 @@ def test_an_engine_that_cannot_be_had_says_why(tmp_path: Path) -> None:
 
 
 def test_the_doctor_checks_each_engine(tmp_path: Path) -> None:
+    """A missing engine fails the doctor only when the engine in use needs it."""
     assert engine_checks(None, tmp_path) == [
         ("pocketsphinx with its US-English model", True, ""),
-        ("vosk model", False, NO_MODEL_MESSAGE),
+        ("vosk model", None, f"{NO_MODEL_MESSAGE} (Not needed: --engine auto does without it.)"),
+        ("Whisper tiny.en", True, ""),
     ]
+    assert engine_checks(None, tmp_path, engine="vosk")[1] == ("vosk model", False,
+                                                               NO_MODEL_MESSAGE)
     assert engine_checks(None, PACKAGE_DIR)[1] == (f"vosk model {PACKAGE_DIR / 'model'}", True, "")

@@ -28,10 +28,17 @@ def play(argv: list[str], typed: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert main([*argv, "--io", "text"]) == 0
 
 
-def games_listed(capsys: pytest.CaptureFixture[str]) -> list[str]:
+def games_listed(capsys: pytest.CaptureFixture[str], *options: str) -> list[str]:
     capsys.readouterr()
-    assert main(["games"]) == 0
+    assert main(["games", *options]) == 0
     return capsys.readouterr().out.strip().splitlines()
+
+
+ONE_MOVE = {  # what the table types for a game's first move, after the roll call
+    "secret-squad": "i'm in\n" * 4 + "ready\nyup\n",
+    "ferret-out": "i'm in\n" * 3 + "one\n",
+    "secret-operation": "i'm in\n" * 4 + "you pick\n",
+}
 
 
 def test_games_started_in_one_second_each_keep_their_own_save(
@@ -49,8 +56,10 @@ def test_games_started_in_one_second_each_keep_their_own_save(
 
 def test_resume_carries_on_the_latest_unfinished_game_or_the_one_named(
         data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    play(["play", "ferret-out", "--players", "3", "--seed", "5"], "", monkeypatch)
-    play(["play", "secret-operation", "--players", "4", "--seed", "6"], "", monkeypatch)
+    play(["play", "ferret-out", "--players", "3", "--seed", "5"], ONE_MOVE["ferret-out"],
+         monkeypatch)
+    play(["play", "secret-operation", "--players", "4", "--seed", "6"],
+         ONE_MOVE["secret-operation"], monkeypatch)
     operation, ferret = [line.split()[0] for line in games_listed(capsys)]  # newest first
     assert "secret-operation" in operation and "ferret-out" in ferret
     capsys.readouterr()
@@ -86,9 +95,52 @@ def test_a_named_save_file_is_never_overwritten(
 
 def test_a_damaged_save_is_listed_as_damaged(
         data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    play(["play", "secret-squad"], "", monkeypatch)
+    play(["play", "secret-squad", "--players", "4"], ONE_MOVE["secret-squad"], monkeypatch)
     saves_dir().joinpath("20000101-000000-secret-squad.jsonl").write_text("garbage\n")
     listed = games_listed(capsys)
     assert len(listed) == 2
     assert any("damaged" in line and "line 1" in line for line in listed)
     play(["resume"], "", monkeypatch)  # the damaged one is skipped, the good one resumed
+
+
+def test_resume_skips_games_that_never_got_a_move(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    play(["play", "ferret-out", "--players", "3", "--seed", "5"], ONE_MOVE["ferret-out"],
+         monkeypatch)
+    for _ in range(2):  # started, then nobody answered: nothing to carry on
+        play(["play", "secret-squad", "--players", "4"], "", monkeypatch)
+    listed = games_listed(capsys)
+    assert [line.split(", ")[-2] for line in listed] == ["0 moves", "0 moves", "1 move"]
+    capsys.readouterr()
+    play(["resume"], "", monkeypatch)
+    assert "Welcome back to Ferret Out" in capsys.readouterr().out
+
+
+def test_games_clean_removes_only_the_saves_with_no_moves(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    play(["play", "secret-operation", "--players", "4", "--seed", "6"],
+         ONE_MOVE["secret-operation"], monkeypatch)
+    for _ in range(3):
+        play(["play", "secret-squad", "--players", "4"], "", monkeypatch)
+    damaged = saves_dir() / "20000101-000000-secret-squad.jsonl"
+    damaged.write_text("garbage\n")
+    assert games_listed(capsys, "--clean") == ["Removed 3 saved games with no moves."]
+    listed = games_listed(capsys)
+    assert len(listed) == 2 and {"Secret Operation" in line for line in listed} == {True, False}
+    assert any(line.startswith(damaged.stem) and "damaged" in line for line in listed)
+    assert games_listed(capsys, "--clean") == ["Removed 0 saved games with no moves."]
+    assert len(games_listed(capsys)) == 2
+
+
+def test_games_remove_takes_away_the_one_save_it_names(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    play(["play", "ferret-out", "--players", "3", "--seed", "5"], ONE_MOVE["ferret-out"],
+         monkeypatch)
+    play(["play", "secret-squad", "--players", "4"], ONE_MOVE["secret-squad"], monkeypatch)
+    squad, ferret = [line.split()[0] for line in games_listed(capsys)]
+    assert "not-an-id" in refused(["games", "--remove", "not-an-id"], capsys)
+    assert "say more of the ID" in refused(["games", "--remove", squad[:4]], capsys)
+    assert "No saved game ''" in refused(["games", "--remove", ""], capsys)
+    assert games_listed(capsys, "--remove", ferret) == [f"Removed {ferret} (Ferret Out, 1 move)."]
+    (left,) = games_listed(capsys)
+    assert left.startswith(squad)

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from voicehost.door import refuse, settings_given
+from voicehost.door import (
+    between,
+    cannot_write,
+    folder_there,
+    players_allowed,
+    refuse,
+    settings_given,
+    whole,
+)
 from voicehost.games.deck import SEEDS
 from voicehost.games.printed import ASK
 from voicehost.host.events import EventStream
@@ -25,6 +34,7 @@ from voicehost.session import (
     new_table,
     open_saved,
     resume,
+    saved_game,
     start,
 )
 from voicehost.speech.engines import ENGINES, MODELS_DIR
@@ -35,6 +45,11 @@ from voicehost.store.journal import Journal, JournalError
 from voicehost.voice import Voice
 
 AUDIO = AudioSettings()  # audio mode's defaults
+RATE = whole("--rate", 80, 450, unit="words per minute")  # as espeak-ng can say
+VOLUME = between("--volume", 0, 1)
+SILENCE = between("--silence", 0, 5, above_low=True, unit="seconds")
+PLAYERS = whole("--players")  # each game's own range is checked with the game
+SEED = whole("--seed", 0)
 
 
 def add_engine_option(parser: argparse.ArgumentParser) -> None:
@@ -48,13 +63,13 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--front-end", choices=FRONT_ENDS, default=AUDIO.front_end,
                         help="noise suppression before the recognizer")
     parser.add_argument("--model", type=Path, help="a vosk model directory")
-    parser.add_argument("--rate", type=int, default=AUDIO.rate,
-                        help="speech rate, words per minute")
-    parser.add_argument("--volume", type=float, default=AUDIO.volume,
+    parser.add_argument("--rate", type=RATE, default=AUDIO.rate,
+                        help="speech rate, 80 to 450 words per minute")
+    parser.add_argument("--volume", type=VOLUME, default=AUDIO.volume,
                         help="speech volume, 0 to 1")
     parser.add_argument("--voice", default=None, help="text-to-speech voice (name or id)")
-    parser.add_argument("--silence", type=float, default=AUDIO.silence,
-                        help="seconds of silence that end an answer")
+    parser.add_argument("--silence", type=SILENCE, default=AUDIO.silence,
+                        help="seconds of silence that end an answer (at most 5)")
     parser.add_argument("--input-device", default=None)
     parser.add_argument("--output-device", default=None)
     parser.add_argument("--satellite", default=None, metavar="tcp://HOST:PORT",
@@ -78,13 +93,13 @@ def parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="start a game")
     play.add_argument("game", choices=sorted(GAMES), nargs="?", default="secret-squad")
-    play.add_argument("--players", type=int, default=None,
+    play.add_argument("--players", type=PLAYERS, default=None,
                       help="how many play (default 4, or the count of the --cards deck)")
     play.add_argument("--cards", nargs="?", const=ASK, default=None, metavar="DECK",
                       help="play with printed cards (voicehost cards): their deck number, or "
                            "no number to have the host ask for it")
     play.add_argument("--names", default=None, help="comma-separated seat names")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--seed", type=SEED, default=None)
     play.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                       help="a game setting, e.g. rounds=3 (Secret Squad); see the README")
     play.add_argument("--resume", action="store_true",
@@ -97,7 +112,12 @@ def parser() -> argparse.ArgumentParser:
                        help="which (voicehost games lists them; default: the latest unfinished)")
     add_voice_options(again)
 
-    commands.add_parser("games", help="list the saved games")
+    games = commands.add_parser("games", help="list the saved games")
+    tidy = games.add_mutually_exclusive_group()
+    tidy.add_argument("--clean", action="store_true",
+                      help="remove the saves of games that never got a move")
+    tidy.add_argument("--remove", default=None, metavar="ID",
+                      help="remove one save (its ID from the list, or the start of it)")
 
     models = commands.add_parser("models", help="manage recognizer models")
     models_commands = models.add_subparsers(dest="models_command", required=True)
@@ -121,8 +141,9 @@ def parser() -> argparse.ArgumentParser:
     say = commands.add_parser("say", help="speak a line (or save it to a WAV)")
     say.add_argument("text")
     say.add_argument("--out", type=Path)
-    say.add_argument("--rate", type=int, default=175)
-    say.add_argument("--volume", type=float, default=1.0)
+    say.add_argument("--rate", type=RATE, default=AUDIO.rate,
+                     help="speech rate, 80 to 450 words per minute")
+    say.add_argument("--volume", type=VOLUME, default=AUDIO.volume, help="0 to 1")
     say.add_argument("--voice", default=None)
 
     hear = commands.add_parser("hear", help="recognize a WAV file, print JSON")
@@ -133,19 +154,19 @@ def parser() -> argparse.ArgumentParser:
     hear.add_argument("--decision", default="answer",
                       help="listen as the host does for: answer, point, squad, ready, confirm, "
                            "deck_number (a group of three digits)")
-    hear.add_argument("--players", type=int, default=10)
+    hear.add_argument("--players", type=whole("--players", 1), default=10)
     hear.add_argument("--game", choices=sorted(GAMES),
                       default="secret-squad",
                       help="whose decisions --decision names (Ferret Out: number, accuse, "
                            "guess, weasel, guess_right, study; Secret Operation: "
                            "first_player, turn, reveal)")
-    hear.add_argument("--pouch", type=int, default=0,
+    hear.add_argument("--pouch", type=whole("--pouch", 0), default=0,
                       help="Ferret Out guess: the pouch pair whose twelve words are offered")
 
     cards = commands.add_parser("cards", help="print private cards (PDF) for phone-free play")
     cards.add_argument("game", choices=sorted(GAMES))
-    cards.add_argument("--players", type=int, required=True)
-    cards.add_argument("--seed", type=int, default=None,
+    cards.add_argument("--players", type=PLAYERS, required=True)
+    cards.add_argument("--seed", type=whole("--seed", 0, SEEDS - 1), default=None,
                        help=f"0 to {SEEDS - 1} (default: random)")
     cards.add_argument("--paper", choices=("a4", "letter"), default="a4")
     cards.add_argument("--out", type=Path, required=True, help="the PDF to write")
@@ -156,10 +177,17 @@ def parser() -> argparse.ArgumentParser:
 
 
 def open_events(target: str | None) -> EventStream:
+    """The event stream `--events` asks for, its file opened now: refused when it cannot be."""
     if target is None:
         return EventStream(None)
-    out: TextIO = sys.stdout if target == "-" else open(target, "a", encoding="utf-8")  # noqa: SIM115
-    return EventStream(out)
+    if target == "-":
+        return EventStream(sys.stdout)
+    path = Path(target)
+    folder_there("--events", path)
+    try:
+        return EventStream(path.open("a", encoding="utf-8"))
+    except OSError as problem:
+        cannot_write("--events", path, problem)
 
 
 def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
@@ -224,28 +252,47 @@ def journal_taken(path: Path) -> NoReturn:
            "carries it on; pick another file for a new game.")
 
 
+def open_journal(path: Path | None, game: str) -> Journal:
+    """The new game's journal: `--journal PATH` (in a folder that is there, a file that is
+    not), or a new save in the games folder."""
+    if path is None:
+        return new_journal(game)
+    folder_there("--journal", path)
+    if path.is_dir():
+        refuse(f"--journal {path} is a folder: name the save file to write in it.")
+    if path.exists():
+        journal_taken(path)
+    try:
+        return Journal(path, new=True)
+    except FileExistsError:
+        journal_taken(path)
+    except OSError as problem:
+        cannot_write("--journal", path, problem)
+
+
 def run_play(args: argparse.Namespace) -> int:
     if args.resume:
         return run_resume(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.players is None:
         args.players = players_on_cards(args.cards) or 4
-    low, high = GAMES[args.game].players
-    if not low <= args.players <= high:
-        refuse(f"{args.game} is for {low} to {high} players, not {args.players}.")
+    players_allowed(args.game, args.players)
     try:
         table = new_table(args.game, seats_for(args), seed, settings_given(args), args.cards)
     except ValueError as problem:
         refuse(str(problem))
-    if args.journal is not None and args.journal.exists():  # before the satellite is asked
-        journal_taken(args.journal)
-    voice = make_voice(args, sys.stderr if args.events == "-" else sys.stdout)
+    journal = open_journal(args.journal, args.game)  # before the satellite is asked
+    events_file = None if args.events in (None, "-") else Path(args.events)
+    new_events = events_file is not None and not events_file.exists()
     try:
-        journal = Journal(args.journal, new=True) if args.journal else new_journal(args.game)
-    except FileExistsError:
-        voice.close()
-        journal_taken(args.journal)
-    events = open_events(args.events)
+        events = open_events(args.events)
+        voice = make_voice(args, sys.stderr if args.events == "-" else sys.stdout)
+    except BaseException:  # refused or stopped: the game never started, so it leaves nothing
+        journal.close()
+        journal.path.unlink()
+        if new_events and events_file is not None and events_file.exists():
+            events_file.unlink()
+        raise
     try:
         start(table, voice, journal, events)
     finally:
@@ -257,7 +304,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     if args.journal is not None and not args.journal.exists():
-        raise SystemExit(f"No saved game at {args.journal}. Start one with: voicehost play")
+        refuse(f"--journal {args.journal}: no saved game there. voicehost play starts one.")
     try:
         path = args.journal or find_save(args.save)
     except JournalError as problem:
@@ -277,9 +324,22 @@ def run_resume(args: argparse.Namespace) -> int:
     return 0
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def run_games(args: argparse.Namespace) -> int:
-    """The saves, newest first: ID, when, game, players, moves, finished or not."""
+    """The saves, newest first: ID, when, game, players, moves, finished or not. `--clean`
+    removes the saves of games that never got a move; `--remove ID` removes that one."""
+    if args.remove is not None:
+        return remove_game(args.remove)
     saves = list_saves()
+    if args.clean:
+        unplayed = [listed for listed in saves if listed.unplayed]
+        for listed in unplayed:
+            listed.path.unlink()
+        print(f"Removed {plural(len(unplayed), 'saved game')} with no moves.")
+        return 0
     if not saves:
         print("No saved games. voicehost play starts one.")
     for listed in saves:
@@ -290,11 +350,25 @@ def run_games(args: argparse.Namespace) -> int:
         table = listed.saved.table
         state = "finished" if listed.finished else "unfinished"
         print(f"{listed.id}  {when}  {table.title}, {len(table.seats.names)} players "
-              f"({', '.join(table.seats.names)}), {len(listed.saved.actions)} moves, {state}")
+              f"({', '.join(table.seats.names)}), {plural(len(listed.saved.actions), 'move')}, "
+              f"{state}")
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def remove_game(game_id: str) -> int:
+    """`voicehost games --remove ID`: the one save ID names, whatever is in it."""
+    try:
+        listed = saved_game(game_id)
+    except JournalError as problem:
+        refuse(str(problem))
+    listed.path.unlink()
+    what = ("damaged" if listed.saved is None
+            else f"{listed.saved.table.title}, {plural(len(listed.saved.actions), 'move')}")
+    print(f"Removed {listed.id} ({what}).")
+    return 0
+
+
+def run(argv: list[str] | None) -> int:
     args = parser().parse_args(argv)
     if args.command == "play":
         return run_play(args)
@@ -305,6 +379,17 @@ def main(argv: list[str] | None = None) -> int:
     from voicehost import tools
 
     return tools.run(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        status = run(argv)
+        sys.stdout.flush()  # here, where a reader gone away can be caught
+    except BrokenPipeError:  # voicehost games | head -1: the reader has all it wants
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the exit's own flush then has nowhere to fail
+        return 0
+    return status
 
 
 if __name__ == "__main__":

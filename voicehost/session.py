@@ -132,6 +132,11 @@ class Listed:
     def finished(self) -> bool:
         return self.saved is not None and self.saved.table.game.pending() is None
 
+    @property
+    def unplayed(self) -> bool:
+        """A game that was set up and never got a move: nothing to carry on."""
+        return self.saved is not None and not self.saved.actions
+
 
 def list_saves() -> list[Listed]:
     listed = []
@@ -145,17 +150,23 @@ def list_saves() -> list[Listed]:
 
 def find_save(game_id: str | None) -> Path:
     """The save `game_id` names (an ID, the start of one, or a file), or with None the latest
-    unfinished one; JournalError (one sentence) when there is none."""
+    unfinished one that has a move; JournalError (one sentence) when there is none."""
     if game_id is None:
         unfinished = [listed for listed in list_saves()
-                      if listed.saved is not None and not listed.finished]
+                      if listed.saved is not None and not listed.finished
+                      and not listed.unplayed]
         if not unfinished:
             raise JournalError("No unfinished game is saved. voicehost games lists the saves; "
                                "voicehost play starts a game.")
         return unfinished[0].path
     if Path(game_id).is_file():
         return Path(game_id)
-    matches = [path for path in saved_files() if path.stem.startswith(game_id)]
+    return save_named(game_id)
+
+
+def save_named(game_id: str) -> Path:
+    """The save in the games folder that `game_id` (an ID or the start of one) names."""
+    matches = [path for path in saved_files() if game_id and path.stem.startswith(game_id)]
     exact = [path for path in matches if path.stem == game_id]
     if len(exact) == 1 or len(matches) == 1:
         return (exact or matches)[0]
@@ -163,3 +174,13 @@ def find_save(game_id: str | None) -> Path:
         raise JournalError(f"No saved game {game_id!r}: voicehost games lists the saves.")
     raise JournalError(f"{game_id!r} could be {', '.join(p.stem for p in matches)}: "
                        "say more of the ID.")
+
+
+def saved_game(game_id: str) -> Listed:
+    """The save `game_id` (an ID or the start of one) names, as listed; JournalError when
+    there is none, or more than one."""
+    path = save_named(game_id)
+    try:
+        return Listed(path, open_saved(path))
+    except JournalError as problem:
+        return Listed(path, None, str(problem))

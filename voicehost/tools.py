@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from voicehost.door import refuse, settings_given
+from voicehost.door import cannot_write, folder_there, players_allowed, refuse, settings_given
 from voicehost.games.printed import DECK_DECISION
 from voicehost.host.deck_number import DeckNumberGrammar
 from voicehost.host.host import command_groups, confirm_grammar, decision_grammar
@@ -24,19 +24,42 @@ from voicehost.voice import SAMPLE_RATE
 
 
 def read_wav(path: Path) -> bytes:
-    """Any PCM WAV → 16 kHz mono int16 bytes."""
+    """Any 16-bit PCM WAV → 16 kHz mono int16 bytes; anything else is refused, naming the
+    file and what is wrong with it."""
     from voicehost.speech.devices import resample
 
-    with wave.open(str(path), "rb") as wav:
-        if wav.getsampwidth() != 2:
-            raise SystemExit(f"{path}: only 16-bit PCM WAV files are supported.")
-        rate, channels = wav.getframerate(), wav.getnchannels()
-        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16)
+    if path.is_dir():
+        refuse(f"{path} is a folder, not a WAV file.")
+    try:
+        with wave.open(str(path), "rb") as wav:
+            width = wav.getsampwidth()
+            if width != 2:
+                refuse(f"{path}: not a 16-bit PCM WAV ({8 * width}-bit samples).")
+            rate, channels = wav.getframerate(), wav.getnchannels()
+            samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16)
+    except (wave.Error, EOFError) as problem:  # another format, or a file cut short
+        refuse(f"{path}: not a 16-bit PCM WAV ({not_pcm(str(problem))}).")
+    except OSError as problem:
+        refuse(f"{path}: {problem.strerror or problem}.")
     if channels > 1:
         samples = samples.reshape(-1, channels).mean(axis=1).astype(np.int16)
     if rate != SAMPLE_RATE:
         samples = resample(samples, rate, SAMPLE_RATE)
     return samples.astype(np.int16).tobytes()
+
+
+WAV_FORMATS = {"3": "floating-point samples", "6": "A-law samples", "7": "mu-law samples",
+               "85": "MP3 inside"}  # the format codes of WAV files that are not PCM
+
+
+def not_pcm(problem: str) -> str:
+    """What the wave module found wrong, in words."""
+    if problem.startswith("unknown format: "):
+        code = problem.removeprefix("unknown format: ")
+        return WAV_FORMATS.get(code, f"format code {code}")
+    if problem == "file does not start with RIFF id":
+        return "not a WAV file at all"
+    return problem or "it ends too soon"
 
 
 def hear_grammar(phrases: str | None, decision: str, players: int,
@@ -59,12 +82,18 @@ def hear_grammar(phrases: str | None, decision: str, players: int,
 def run_hear(args: argparse.Namespace) -> int:
     from voicehost.speech.factory import make_recognizer
 
+    pcm = read_wav(args.wav)
+    try:
+        grammar = hear_grammar(args.phrases, args.decision, args.players, args.game, args.pouch)
+    except ValueError as wrong:
+        refuse(f"--decision: {wrong}")
+    except IndexError:
+        refuse(f"--pouch {args.pouch}: {args.game} has no pouch pair {args.pouch}.")
     started = time.perf_counter()
     recognizer, _ = make_recognizer(args.engine, args.model, whole_utterances=True)
     loaded = time.perf_counter()
-    grammar = hear_grammar(args.phrases, args.decision, args.players, args.game, args.pouch)
     recognizer.set_phrases(grammar.phrases)
-    hearing = recognize(recognizer, read_wav(args.wav))
+    hearing = recognize(recognizer, pcm)
     intent, snap = grammar.match(hearing.text)
     print(json.dumps({
         "text": hearing.text,
@@ -118,12 +147,13 @@ def run_devices(args: argparse.Namespace) -> int:
     return 0
 
 
-def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
-    """(what, fine, what to do) for the microphone, the speaker, the engines and models."""
+def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool | None, str]]:
+    """(what, fine, what to do) for the microphone, the speaker, the engines and models; fine
+    None: an engine that is not there, and not needed by the one in use."""
     from voicehost.speech import devices
     from voicehost.speech.engines import engine_checks
 
-    checks: list[tuple[str, bool, str]] = []
+    checks: list[tuple[str, bool | None, str]] = []
     if settings.satellite:
         checks += [*satellite_checks(settings.satellite), pipeline_check(settings)]
     else:
@@ -137,7 +167,7 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
                        "" if speaker.problem is None
                        else f"{speaker.problem.what} {speaker.problem.what_to_do}"))
     checks += service_checks(settings)
-    checks += engine_checks(settings.model)
+    checks += engine_checks(settings.model, engine=settings.engine)
     try:
         from voicehost.speech.mouth import Mouth
 
@@ -286,9 +316,10 @@ def run_doctor(args: argparse.Namespace) -> int:
     checks = doctor_checks(AudioSettings(engine=args.engine, model=args.model,
                                          front_end=args.front_end, satellite=args.satellite,
                                          asr=args.asr, tts=args.tts))
+    marks = {True: "ok ", False: "NO ", None: "-- "}
     for what, fine, what_to_do in checks:
-        print(f"{'ok ' if fine else 'NO '} {what}" + (f": {what_to_do}" if what_to_do else ""))
-    return 0 if all(fine for _, fine, _ in checks) else 1
+        print(f"{marks[fine]} {what}" + (f": {what_to_do}" if what_to_do else ""))
+    return 1 if any(fine is False for _, fine, _ in checks) else 0
 
 
 def run_say(args: argparse.Namespace) -> int:
@@ -296,40 +327,52 @@ def run_say(args: argparse.Namespace) -> int:
     from voicehost.speech.mouth import Mouth
 
     mouth = Mouth(args.rate, args.volume, args.voice)
+    new_file = False
     if args.out:
-        mouth.save(args.text, args.out)
-        return 0
+        folder_there("--out", args.out)
+        new_file = not args.out.exists()
+        try:  # opened here: the wave module leaves a stack trace behind when it cannot
+            args.out.open("ab").close()
+        except OSError as problem:
+            cannot_write("--out", args.out, problem)
     try:
-        mouth.say(args.text)
+        if args.out:
+            mouth.save(args.text, args.out)
+        else:
+            mouth.say(args.text)
     except AudioDeviceError as problem:
         print(problem, file=sys.stderr)
         return 1
+    except ValueError as problem:  # no voice by that name
+        if new_file:
+            args.out.unlink()
+        refuse(f"--voice: {problem}")
     return 0
 
 
 def run_cards(args: argparse.Namespace) -> int:
     import random
 
-    from voicehost.cards.render import render
-    from voicehost.games.deck import SEEDS, Deck, DeckNumberError
+    from voicehost.cards.render import private_count, render
+    from voicehost.games.deck import SEEDS, Deck
 
-    if not args.out.parent.is_dir():
-        refuse(f"--out {args.out}: there is no folder {args.out.parent}.")
+    folder_there("--out", args.out)
+    if args.out.is_dir():
+        refuse(f"--out {args.out} is a folder: name the PDF to write in it.")
+    players_allowed(args.game, args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(SEEDS)
-    try:
-        deck = Deck(args.game, args.players, seed)
-    except DeckNumberError:
-        low, high = GAMES[args.game].players
-        refuse(f"{args.game} is for {low} to {high} players; --seed is 0 to {SEEDS - 1}.")
+    deck = Deck(args.game, args.players, seed)  # both checked at the door
     try:
         settings = settings_from(GAMES[args.game].table.settings_type, settings_given(args))
     except ValueError as wrong:
         refuse(str(wrong))
     sheet = render(deck, args.paper, settings)
-    sheet.output(str(args.out))
+    try:
+        sheet.output(str(args.out))
+    except OSError as problem:
+        cannot_write("--out", args.out, problem)
     pages = f"{sheet.page} page{'' if sheet.page == 1 else 's'}"
-    cards = sum(1 for card in sheet.placed if card.kind in ("player", "more_rows"))
-    print(f"Deck number {deck.printed}: {cards} private cards, {pages} in {args.out}")
+    print(f"Deck number {deck.printed}: {private_count(sheet)}, {pages} in {args.out}")
     given = "".join(f" --set {item}" for item in args.set)
     print(f"Play with: voicehost play {args.game} --cards {deck.number}{given}")
     return 0

@@ -18,7 +18,9 @@ from voicehost.speech.base import Recognizer
 
 MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
 
-Check = tuple[str, bool, str]  # one line of `voicehost doctor`: what, fine, what to do
+# one line of `voicehost doctor`: what, fine, what to do; fine None: not there, and not
+# needed by the engine in use
+Check = tuple[str, bool | None, str]
 # (model, models_dir, whole_utterances) → the recognizer and a notice ("" when none); raises
 # SystemExit with one sentence when the engine cannot be had. `model`: --model, or None for
 # the engine's own search. `whole_utterances`: each utterance is heard alone, as from a file,
@@ -85,13 +87,12 @@ def _auto(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple
     pocketsphinx, _ = _pocketsphinx(None, models_dir, whole_utterances)
     whisper, why_not = _whisper_if_installed()
     if whisper is None:
-        return pocketsphinx, (f"Listening with pocketsphinx: no vosk model in models/ "
-                              f"(voicehost models download fetches one), and {why_not}.")
+        return pocketsphinx, (f"Listening with pocketsphinx alone: {why_not}, and there is "
+                              "no vosk model in models/ (voicehost models download fetches "
+                              "one).")
     from voicehost.speech.split import SplitRecognizer
 
-    split = SplitRecognizer(whisper, pocketsphinx)
-    return split, (f"Listening with Whisper tiny.en for up to {split.most_phrases} phrases, "
-                   "pocketsphinx for longer lists: no vosk model in models/.")
+    return SplitRecognizer(whisper, pocketsphinx), ""  # the default, as it should be
 
 
 def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:
@@ -100,6 +101,13 @@ def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:
     except Exception as problem:  # noqa: BLE001 - the doctor reports, it does not crash
         return ("pocketsphinx", False, f"{problem}. Reinstall: pip install pocketsphinx")
     return ("pocketsphinx with its US-English model", True, "")
+
+
+def _check_whisper(model: Path | None, models_dir: Path) -> Check:
+    whisper, why_not = _whisper_if_installed()  # its own search, as auto's; --model is vosk's
+    if whisper is None:
+        return ("Whisper tiny.en", False, f"{why_not}.")
+    return ("Whisper tiny.en", True, "")
 
 
 def _check_vosk(model: Path | None, models_dir: Path) -> Check:
@@ -115,11 +123,27 @@ ENGINES: dict[str, Engine] = {engine.name: engine for engine in (
     Engine("auto", _auto),
     Engine("pocketsphinx", _pocketsphinx, _check_pocketsphinx),
     Engine("vosk", _vosk, _check_vosk),
-    Engine("whisper", _whisper),
+    Engine("whisper", _whisper, _check_whisper),
 )}
 
 
-def engine_checks(model: Path | None = None, models_dir: Path = MODELS_DIR) -> list[Check]:
-    """The doctor's line on every engine that has a check, in registry order."""
-    return [engine.check(model, models_dir) for engine in ENGINES.values()
-            if engine.check is not None]
+def needed_by(engine: str) -> tuple[str, ...]:
+    """The engines `engine` cannot listen without: auto does with pocketsphinx alone."""
+    return ("pocketsphinx",) if engine == "auto" else (engine,)
+
+
+def engine_checks(model: Path | None = None, models_dir: Path = MODELS_DIR,
+                  engine: str = "auto") -> list[Check]:
+    """The doctor's line on every engine that has a check, in registry order: one that is
+    not there fails only when `engine`, the one in use, needs it."""
+    checks: list[Check] = []
+    for each in ENGINES.values():
+        if each.check is None:
+            continue
+        what, fine, to_do = each.check(model, models_dir)
+        if not fine and each.name not in needed_by(engine):
+            checks.append((what, None, f"{to_do} (Not needed: --engine {engine} does without "
+                                       "it.)"))
+        else:
+            checks.append((what, fine, to_do))
+    return checks
