@@ -9,6 +9,7 @@ import os
 import struct
 import subprocess
 import sys
+import wave
 from pathlib import Path
 
 import numpy as np
@@ -200,3 +201,23 @@ def test_the_doctor_fails_when_the_engine_asked_for_is_not_there(
     status, lines = doctor(["--engine", "vosk"], capsys)
     assert status == 1
     assert any(line.startswith("NO  vosk model: No speech model found") for line in lines)
+
+
+def pcm_wav(path: Path) -> Path:
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(16000)
+        wav.writeframes(bytes(3200))
+    return path
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (["--decision", "dance"], "--decision: Secret Squad has no decision 'dance'; try: "),
+    (["--game", "ferret-out", "--decision", "guess", "--pouch", "99"],
+     "--pouch 99: ferret-out has no pouch pair 99."),
+])
+def test_hear_refuses_what_the_game_does_not_ask(args: list[str], reason: str,
+                                                 tmp_path: Path) -> None:
+    wav = pcm_wav(tmp_path / "quiet.wav")
+    assert reason in refused(["hear", str(wav), "--engine", "pocketsphinx", *args], tmp_path)

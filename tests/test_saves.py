@@ -114,6 +114,9 @@ def test_resume_skips_games_that_never_got_a_move(
     capsys.readouterr()
     play(["resume"], "", monkeypatch)
     assert "Welcome back to Ferret Out" in capsys.readouterr().out
+    saves_dir().joinpath(f"{listed[-1].split()[0]}.jsonl").unlink()
+    line = refused(["resume", "--io", "text"], capsys)
+    assert "No unfinished game is saved (2 never got a move: voicehost games --clean" in line
 
 
 def test_games_clean_removes_only_the_saves_with_no_moves(

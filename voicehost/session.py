@@ -152,12 +152,16 @@ def find_save(game_id: str | None) -> Path:
     """The save `game_id` names (an ID, the start of one, or a file), or with None the latest
     unfinished one that has a move; JournalError (one sentence) when there is none."""
     if game_id is None:
-        unfinished = [listed for listed in list_saves()
+        saves = list_saves()
+        unfinished = [listed for listed in saves
                       if listed.saved is not None and not listed.finished
                       and not listed.unplayed]
         if not unfinished:
-            raise JournalError("No unfinished game is saved. voicehost games lists the saves; "
-                               "voicehost play starts a game.")
+            unplayed = sum(listed.unplayed for listed in saves)
+            never = (f" ({unplayed} never got a move: voicehost games --clean removes "
+                     f"{'it' if unplayed == 1 else 'them'})" if unplayed else "")
+            raise JournalError(f"No unfinished game is saved{never}. voicehost games lists "
+                               "the saves; voicehost play starts a game.")
         return unfinished[0].path
     if Path(game_id).is_file():
         return Path(game_id)
