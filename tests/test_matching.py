@@ -69,7 +69,14 @@ def test_another_word_that_means_something_is_not_snapped(case: tuple[str, str, 
     swap = vocabulary[other % len(vocabulary)]
     said = " ".join([*words[:at], swap, *words[at + 1:]])
     intent, _ = grammar.match(said)
-    assert intent is None or intent == grammar.intents.get(said), said
+    if intent is None or said in grammar.intents:
+        return
+    # the word swapped in is (in) a filler the matcher drops, or it says the phrase's own
+    # answer again; else it is another answer, never the phrase's
+    meant = grammar.intents[phrases[pick % len(phrases)]]
+    own = {w for p, i in grammar.intents.items() if i == meant for w in p.split()}
+    dropped = swap not in grammar.read(said).split()
+    assert intent != meant or swap in own or dropped, said
 
 
 @settings(max_examples=400, deadline=None)

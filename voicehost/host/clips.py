@@ -19,7 +19,7 @@ import wave
 from dataclasses import dataclass
 from pathlib import Path
 
-from voicehost.intents.grammar import normalize
+from voicehost.intents.grammar import without_fillers
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
 SURE = 0.8  # an open-vocabulary transcript at least this confident is read out as words
@@ -53,7 +53,7 @@ class Said:
 
 
 def said_from(transcript: str, confidence: float, clip: str) -> Said:
-    words = normalize(transcript).replace("?", "").replace("@", "")
+    words = without_fillers(transcript).replace("?", "").replace("@", "")
     if clip and len(words.split()) > 1:
         return Said("", False, clip)  # a clue is one word: let the recording speak for it
     return Said(words, bool(words) and confidence >= SURE, clip)

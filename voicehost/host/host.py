@@ -7,6 +7,7 @@ loses nothing the table was told had been recorded.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from voicehost.host.events import (
     Secrets,
 )
 from voicehost.host.table import Table, Timer
-from voicehost.intents.grammar import Grammar, Intent, normalize
+from voicehost.intents.grammar import NO, Grammar, Intent, normalize
 from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, Hearing, MicrophoneLost, Voice
@@ -71,8 +72,12 @@ def wavering(grammar: Grammar, hearing: Hearing, decision: Decision | None
 
 
 def spell_numbers(text: str) -> str:
-    """Typed digits as the words the phrases use: "player 3" is "player three"."""
+    """Typed digits as the words the phrases use: "player 3" is "player three". A sign or a
+    decimal point is said too ("minus one", "one point five"): neither is a whole number."""
     words = {str(n): word for n, word in enumerate(load_yaml("common/tokens.yaml")["numbers"], 1)}
+    spoken = load_yaml("common/intents.yaml")["number_signs"]
+    text = re.sub(r"(?<![\w.])-(?=\d)", f" {spoken['minus']} ", text)
+    text = re.sub(r"(?<![\w.])(\d{1,2})[.,](\d{1,2})(?![\w.])", rf"\1 {spoken['point']} \2", text)
     return " ".join(words.get(token, token) for token in normalize(text).split())
 
 
@@ -87,12 +92,24 @@ def phrases_for(grammar: Grammar, options: tuple[str, ...]) -> dict[str, str]:
     return {option: shortest[option] for option in options if option in shortest}
 
 
-def confirm_grammar() -> Grammar:
+def confirm_grammar(corrections: Grammar | None = None) -> Grammar:
     """Yes or no, and every command: a question never stops the table asking for the rules,
-    the scores, a pause or the end of the game."""
+    the scores, a pause or the end of the game. With `corrections` (the options of the choice
+    read back), "no <option>" corrects it; options that are themselves a yes or a no are not
+    corrections."""
     confirm = load_yaml("common/intents.yaml")["confirm"]
-    return Grammar.build([(Intent("choose", answer), templates)
-                          for answer, templates in confirm.items()] + command_groups())
+    grammar = Grammar.build([(Intent("choose", answer), templates)
+                             for answer, templates in confirm.items()] + command_groups())
+    if corrections is None:
+        return grammar
+    options = Grammar({phrase: intent for phrase, intent in corrections.intents.items()
+                       if intent.name == "choose" and grammar.match(phrase)[0] is None})
+    no = grammar.spoken(NO)
+    said = {f"{no} {options.spoken(intent)}": Intent("correct", intent.value)
+            for intent in dict.fromkeys(options.intents.values())}
+    corrected = Grammar({**grammar.intents, **said})
+    corrected.corrections = options
+    return corrected
 
 
 class TableQuit(Exception):
@@ -383,7 +400,11 @@ class Host:
         # a choice outside the options is refused with its reason, not read back first
         if decision.scoring and value in decision.options:
             read_back = self.table.describe_choice(decision, value)
-            if not self.confirm(self.lines("confirm", choice=read_back)):
+            answer = self.confirm(self.lines("confirm", choice=read_back),
+                                  self.table.grammar(decision, []))
+            if isinstance(answer, str):  # "no, bear": bear instead, read back in turn
+                return self.choose(decision, answer)
+            if not answer:
                 self.queue(self.lines("try_again"), self.table.prompt(decision))
                 return False
         return self.act(self.table.action_for(decision, value), decision)
@@ -405,10 +426,11 @@ class Host:
         self.queue(*self.table.narrate(events))
         return True
 
-    def confirm(self, question: str) -> bool:
+    def confirm(self, question: str, corrections: Grammar | None = None) -> bool | str:
         """Ask a yes/no `question`; True for yes. The commands work here too: "undo" or "skip"
-        is a no; a confirmed "quit game" raises TableQuit."""
-        grammar = confirm_grammar()
+        is a no; a confirmed "quit game" raises TableQuit. With `corrections` (the options of
+        the choice read back), a no that names one ("no, bear") gives that option's value."""
+        grammar = confirm_grammar(corrections)
         self.queue(question)
         while True:
             intent, _ = self.hear(grammar, None)
@@ -416,6 +438,8 @@ class Host:
                 self.queue(self.lines("confirm_options"))
             elif intent.name == "choose":
                 return intent.value == "yes"
+            elif intent.name == "correct":
+                return intent.value
             elif intent.name in ("undo", "skip"):
                 return False
             elif intent.name in TELLING:

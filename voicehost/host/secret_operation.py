@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import permutations, product
 from typing import Any
 
 from voicehost.games.base import Action, Decision, Event, IllegalAction, setting
@@ -251,7 +251,8 @@ class SecretOperationTable(Table):
         return groups
 
     def _reveal_choices(self) -> list[tuple[Intent, list[str]]]:
-        """Every read-out of the full module's size, and one card short (refused aloud)."""
+        """Every read-out of the full module's size, and one card short (refused aloud): the
+        cards in any order, or their counts in any order ("two mechanics and one energy")."""
         said = self.intents["reveal"]
         size = len(self._revealing_demand())
         groups: dict[str, list[str]] = {}
@@ -265,13 +266,11 @@ class SecretOperationTable(Table):
                     phrases.append(" ".join([*words[:-1], said["join"], words[-1]]))
         for value in list(groups):
             cards = read_out(value)
-            if len(cards) != size:
-                continue
             counts = Counter(cards)
             parts = [f"{said['counts'][counts[card] - 1]} "
                      f"{said['plural' if counts[card] > 1 else 'words'][card]}"
                      for card in CARD_TYPES if counts[card]]
-            groups[value].append(f" {said['join']} ".join(parts))
+            groups[value] += [f" {said['join']} ".join(order) for order in permutations(parts)]
             if size == len(COMPONENTS) and counts == Counter(COMPONENTS):
                 groups[value] += said["one_of_each"]
         return [(Intent("choose", value), phrases) for value, phrases in groups.items()]

@@ -2,6 +2,12 @@
 
 Templates use hassil's syntax: `(a|b)` picks one, `[a]` is optional. One template list gives
 both the recognizer's grammar (limited mode) and the matcher for what comes back.
+
+People wrap their answers ("I think it's owl", "yes please") and say other words for the
+phrases' own ("put it on module two"). The matcher understands them without adding a phrase
+for the recognizers: what was said and every phrase are both read the same way (`Talk`: words
+said for the grammar's own, then skip words dropped), and an answer made of several phrases
+that all mean the same ("yes, that's right") means that; two meanings ("yes … no") mean none.
 """
 
 from __future__ import annotations
@@ -9,12 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from hassil.parse_expression import parse_sentence
 from hassil.sample import sample_expression
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein
+
+from voicehost.prompts_dir import load_yaml
 
 SNAP_THRESHOLD = 85.0  # rapidfuzz ratio a near miss needs to count as a phrase
 SNAP_CANDIDATES = 5  # the nearest phrases a near miss is checked against, nearest first
@@ -35,11 +43,71 @@ def normalize(text: str) -> str:
     return " ".join(words)
 
 
+@dataclass(frozen=True)
+class Talk:
+    """How people say answers around the phrases' words (prompts/common/intents.yaml):
+    `skip` phrases they wrap answers in ("um", "i think", "my guess is"), and `same`: words
+    said for a phrase's own ("put" for "add")."""
+
+    skip: dict[str, tuple[tuple[str, ...], ...]]  # first word → skip phrases, longest first
+    same: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]  # first word →
+    # (said, the phrase's words), longest first
+
+    @classmethod
+    @cache
+    def load(cls) -> Talk:
+        table = load_yaml("common/intents.yaml")
+        skip: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in table["skip_words"]:
+            words = tuple(normalize(str(phrase)).split())
+            skip.setdefault(words[0], []).append(words)
+        same: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+        for said, meant in table["same_words"].items():
+            words = tuple(normalize(str(said)).split())
+            same.setdefault(words[0], []).append((words, tuple(normalize(str(meant)).split())))
+        return cls({first: tuple(sorted(p, key=len, reverse=True)) for first, p in skip.items()},
+                   {first: tuple(sorted(p, key=lambda pair: -len(pair[0])))
+                    for first, p in same.items()})
+
+    def read(self, words: Sequence[str], own: frozenset[str]) -> tuple[str, ...]:
+        """`words` as the matcher reads them: a word said for one of `own` (the grammar's
+        choice words) becomes it, unless it is one of `own` itself; then skip words go."""
+        meant: list[str] = []
+        at = 0
+        while at < len(words):
+            for said, target in self.same.get(words[at], ()):
+                if (tuple(words[at:at + len(said)]) == said and not own.issuperset(said)
+                        and own.issuperset(target)):
+                    meant += target
+                    at += len(said)
+                    break
+            else:
+                meant.append(words[at])
+                at += 1
+        kept: list[str] = []
+        at = 0
+        while at < len(meant):
+            skipped = next((len(p) for p in self.skip.get(meant[at], ())
+                            if tuple(meant[at:at + len(p)]) == p), 0)
+            if not skipped:
+                kept.append(meant[at])
+            at += skipped or 1
+        return tuple(kept)
+
+
+def without_fillers(text: str) -> str:
+    """Free speech without the words people wrap it in: "my clue is desert" is "desert"."""
+    return " ".join(Talk.load().read(normalize(text).split(), frozenset()))
+
+
 @cache
 def expand(template: str) -> tuple[str, ...]:
     """Every phrase a template allows, normalized, in a stable order."""
     phrases = sample_expression(parse_sentence(template).expression)
     return tuple(dict.fromkeys(normalize(p) for p in phrases if normalize(p)))
+
+
+NO = Intent("choose", "no")  # the answer to a read-back that a correction may follow
 
 
 class Grammar:
@@ -48,6 +116,28 @@ class Grammar:
     def __init__(self, phrases: Mapping[str, Intent]) -> None:
         self.intents = dict(phrases)
         self.words = frozenset(word for phrase in self.intents for word in phrase.split())
+        self.corrections: Grammar | None = None  # a read-back's options: "no, bear" (see
+        # `corrected`)
+
+    @cached_property
+    def choice_words(self) -> frozenset[str]:
+        return frozenset(word for phrase, intent in self.intents.items() if intent.name == "choose"
+                         for word in phrase.split())
+
+    def read(self, said: str) -> str:
+        """`said` (normalized) as the matcher reads it (see `Talk`)."""
+        return " ".join(Talk.load().read(said.split(), self.choice_words))
+
+    @cached_property
+    def understood(self) -> dict[str, Intent | None]:
+        """Each phrase as the matcher reads it → its intent; None where phrases of two
+        intents read the same (then neither is taken that way)."""
+        read: dict[str, Intent | None] = {}
+        for phrase, intent in self.intents.items():
+            key = self.read(phrase)
+            if key:
+                read[key] = intent if read.get(key, intent) == intent else None
+        return read
 
     @classmethod
     def build(cls, groups: Iterable[tuple[Intent, Sequence[str]]]) -> Grammar:
@@ -75,12 +165,50 @@ class Grammar:
             return None, 0.0
         if said in self.intents:
             return self.intents[said], 1.0
-        for phrase, score, _ in process.extract(said, self.phrases, scorer=fuzz.ratio,
+        read = self.read(said)
+        if not read:
+            return None, 0.0
+        meant = self.one_meaning(read.split())
+        if meant is not None:
+            return meant, 1.0
+        for phrase, score, _ in process.extract(read, list(self.understood), scorer=fuzz.ratio,
                                                 score_cutoff=SNAP_THRESHOLD,
                                                 limit=SNAP_CANDIDATES):
-            if self.slip_of(said, phrase):
-                return self.intents[phrase], score / 100.0
-        return None, 0.0
+            intent = self.understood[phrase]
+            if intent is not None and self.slip_of(read, phrase):
+                return intent, score / 100.0
+        return self.corrected(said)
+
+    def corrected(self, said: str) -> tuple[Intent | None, float]:
+        """At a read-back with `corrections`: a no, then another option ("no, it was bear")
+        is Intent("correct", that option). Refused when the splits disagree."""
+        if self.corrections is None:
+            return None, 0.0
+        words = said.split()
+        found: set[Intent] = set()
+        for at in range(1, len(words)):
+            head = self.one_meaning(self.read(" ".join(words[:at])).split())
+            if head != NO:
+                continue
+            option, snap = self.corrections.match(" ".join(words[at:]))
+            if option is not None and option.name == "choose" and snap == 1.0:
+                found.add(Intent("correct", option.value))
+        return (found.pop(), 1.0) if len(found) == 1 else (None, 0.0)
+
+    def one_meaning(self, words: Sequence[str]) -> Intent | None:
+        """The intent of `words` read as one or more phrases one after another that all mean
+        the same ("yes that's right"); None when no such reading exists, or readings disagree."""
+        pieces = {(begin, end): self.understood.get(" ".join(words[begin:end]))
+                  for begin in range(len(words)) for end in range(begin + 1, len(words) + 1)}
+        found = set()
+        for intent in {i for i in pieces.values() if i is not None}:
+            read = [True] + [False] * len(words)  # read[i]: words[:i] read as `intent`
+            for end in range(1, len(words) + 1):
+                read[end] = any(read[begin] and pieces[begin, end] == intent
+                                for begin in range(end))
+            if read[-1]:
+                found.add(intent)
+        return found.pop() if len(found) == 1 else None
 
     def slip_of(self, said: str, phrase: str) -> bool:
         """Whether `said` is `phrase` with slips: word for word the same, or one letter wrong,

@@ -71,7 +71,7 @@ def taken(phrasing: Phrasing) -> str:
     """What the host takes from the phrasing, written as the corpus writes what it wants."""
     table, decision = table_at(phrasing.moment)
     if phrasing.moment["decision"] == "confirm":
-        return said(confirm_grammar(), spell_numbers(phrasing.say))
+        return said(confirm_grammar(table.grammar(decision, [])), spell_numbers(phrasing.say))
     grammar = decision_grammar(table, decision)
     if decision.options:
         return said(grammar, spell_numbers(phrasing.say))
