@@ -78,6 +78,8 @@ class FerretScript:
         decision, player = listen["decision"], listen["player"]
         if decision == "confirm":
             return "yes"
+        if decision == "roll_call":
+            return "i'm in"
         if decision == "study":
             return "ready"
         plan = self.plan(listen)

@@ -174,7 +174,7 @@ class OperationScript:
 
     def expects(self, listen: dict[str, Any]) -> bool:
         """Is the host where the plan says it should be at this decision?"""
-        if listen["decision"] == "confirm":
+        if listen["decision"] in ("confirm", "roll_call"):
             return True
         move = self.moves.get((listen["decision"], cards_left(listen)))
         if move is None or move.decider != listen["player"]:
@@ -184,6 +184,8 @@ class OperationScript:
     def reply(self, listen: dict[str, Any], tries: int = 0) -> str:
         if listen["decision"] == "confirm":
             return "yes"
+        if listen["decision"] == "roll_call":
+            return "i'm in"
         phrases = self.move_for(listen).phrases
         return phrases[tries % len(phrases)]
 
@@ -191,4 +193,6 @@ class OperationScript:
         """A randomly chosen way to say the planned move (text mode)."""
         if listen["decision"] == "confirm":
             return self.rng.choice(["yes", "yeah", "correct", "right"])
+        if listen["decision"] == "roll_call":
+            return "i'm in"
         return self.rng.choice(self.move_for(listen).phrases)

@@ -34,14 +34,15 @@ def room() -> Iterator[Room]:
 def table_voices(players: int) -> list[Speaker]:
     """One voice per player: plain en-us at pitches spread from 20 to 80. espeak-ng's formant
     variants (+m3, +f3, ...) are far harder for pocketsphinx, which most room games hear with
-    (README, "Before this corpus")."""
+    (docs/hearing.md, "Before this corpus")."""
     return [Speaker(f"player{seat}", "en-us", 20 + 60 * seat // (players - 1), 165)
             for seat in range(players)]
 
 
 # The other ways a player says yes, no or ready when the host did not understand.
 OTHER_WAYS = {"yes": ["yes", "yeah", "correct", "yep", "right"],
-              "no": ["no", "nope", "wrong", "nah"], "ready": ["ready", "we are ready"]}
+              "no": ["no", "nope", "wrong", "nah"], "ready": ["ready", "we are ready"],
+              "i'm in": ["i'm in", "i am in", "count me in"]}
 
 
 @dataclass

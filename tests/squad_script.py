@@ -41,6 +41,8 @@ class SecretSquadScript:
             return "ready"
         if decision == "confirm":
             return "yes"
+        if decision == "roll_call":
+            return "i'm in"
         round_ = listen["round"]
         if decision == "answer":
             said = self.answers[(round_, listen["card"], player)]

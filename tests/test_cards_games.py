@@ -1,11 +1,14 @@
 """Ferret Out and Secret Operation with printed cards, through `voicehost play --io text --cards`:
 the host deals by voice, knows every secret from the deck number, scores alone, and never says
-a secret before its reveal."""
+a secret before its reveal. The players hold the pieces of their letter as cards/pieces.py
+describes them: a Ferret Out player opens only the row slip the host names, which shows that
+row alone; no line asks anyone to show a slip or card."""
 
 from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,14 +16,16 @@ import pytest
 from drive import drive, kept_in, voicehost
 from ferret_script import CLUES
 from operation_script import OperationScript
-from test_cards import said_before_reveals, sentences
+from test_cards import Holders, asked_to_show, said_before_reveals, sentences
 
+from voicehost.cards.pieces import IDENTITY, Piece, pieces
 from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import leaders, score_round
 from voicehost.games.layout import FerretLayout, ferret_layout, operation_layout, row_cards_for
 from voicehost.games.secret_operation import impostor_count
+from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.ferret_out import deck as pouches
-from voicehost.host.table import Seats
+from voicehost.host.table import Seats, settings_from
 from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import actions_of, read_records
 
@@ -28,7 +33,6 @@ POUCHES = pouches()
 BOARDS = load_yaml("secret_operation/boards.yaml")
 
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-TAKE = re.compile(r"(\w+), take card ([A-J])\.")
 NUMBER_WORDS = ["one", "two", "three", "four", "five", "six"]
 
 
@@ -50,20 +54,24 @@ class FerretTable:
 
     def __init__(self, deck: Deck, seed: int, read_out: list[str], end: str = "rounds") -> None:
         self.layout: FerretLayout = ferret_layout(deck, POUCHES, row_cards_for(end))
+        self.holders = Holders(pieces(deck, settings_from(FerretOutTable.settings_type,
+                                                          {"end": end})))
         self.players = deck.players
         self.names = list(Seats.default(deck.players).names)
         self.rng = random.Random(seed)
         self.read_out = list(read_out)
-        self.cards: dict[str, str] = {}  # name → the letter the host dealt
         self.accusations: dict[int, list[int]] = {}
         self.guesses: dict[int, dict[int, str]] = {}
         self.numbers: dict[int, int] = {}
         self.typed: dict[int, set[str]] = {}  # round → every word a player said
 
+    @property
+    def cards(self) -> dict[str, str]:
+        return self.holders.cards
+
     def hear_host(self, event: dict[str, Any]) -> None:
         if event["event"] == "say":
-            for name, letter in TAKE.findall(event["text"]):
-                self.cards[name.lower()] = letter
+            self.holders.hear(event["text"])
 
     def card_of(self, seat: int) -> int:
         return letters(self.players).index(self.cards[self.names[seat]])
@@ -73,8 +81,10 @@ class FerretTable:
         return next(s for s in range(self.players) if self.card_of(s) == row.weasel)
 
     def my_word(self, seat: int, round_number: int) -> str:
-        row = self.layout.rows[round_number - 1]
-        return row.words_on(self.card_of(seat))[self.numbers[round_number] - 1]
+        """The word at the round's number on the slip this seat opened last."""
+        opened = self.holders.open_now(self.names[seat])
+        assert opened.label == f"row {round_number}", opened
+        return opened.inside[2 * self.numbers[round_number] - 1]
 
     def reply(self, listen: dict[str, Any]) -> str:
         said = self._reply(listen)
@@ -88,6 +98,8 @@ class FerretTable:
             return self.read_out.pop(0)
         if decision == "confirm":
             return "yes"
+        if decision == "roll_call":
+            return "i'm in"
         if decision == "study":
             return "ready"
         if decision == "number":
@@ -121,6 +133,19 @@ class FerretTable:
                                  ferret_word)
             totals = [t + p for t, p in zip(totals, points, strict=True)]
         return totals
+
+
+def ferret_slips_showing_more(layout: FerretLayout, opened: list[tuple[str, Piece]]
+                              ) -> list[Piece]:
+    """Every opened slip whose inside shows anything but its own row's six numbered words for
+    its letter."""
+    wrong = []
+    for _, piece in opened:
+        row = layout.rows[int(piece.label.removeprefix("row ")) - 1]
+        words = row.words_on(letters(layout.deck.players).index(piece.letter))
+        if piece.inside != tuple(t for n, w in enumerate(words, 1) for t in (str(n), w)):
+            wrong.append(piece)
+    return wrong
 
 
 def ferret_secrets_said(events: list[dict[str, Any]], table: FerretTable) -> list[str]:
@@ -193,6 +218,12 @@ def test_a_printed_ferret_out_game_is_scored_by_the_host_alone(
         ferret = row.ferret_words[table.numbers[r] - 1]
         assert ferret in said  # said at the reveal
     assert not ferret_secrets_said(events, table)
+    # each round every player opened one slip, the named row's, and it showed only that row
+    opened = table.holders.opened
+    assert [p.label for _, p in opened] == [f"row {r}" for r in range(1, rounds + 1)
+                                            for _ in range(players)]
+    assert not ferret_slips_showing_more(table.layout, opened)
+    assert not asked_to_show(events)
     secrets = of(events, "secrets")
     assert len(secrets) == 1 and secrets[0]["secret"] is True
     assert [r["weasel"] for r in secrets[0]["rounds"][:rounds]] == [
@@ -224,6 +255,11 @@ def test_the_ferret_leak_check_catches_a_secret_said_too_soon(tmp_path: Path) ->
         leaked = [*events[:first_say + 1], {"event": "say", "text": leak},
                   *events[first_say + 1:]]
         assert ferret_secrets_said(leaked, table)
+    # and a slip showing a later row besides its own is caught
+    name, first = table.holders.opened[0]
+    two_rows = replace(first, inside=first.inside + table.holders.opened[-1][1].inside)
+    assert not ferret_slips_showing_more(table.layout, [(name, first)])
+    assert ferret_slips_showing_more(table.layout, [(name, two_rows)]) == [two_rows]
 
 
 # -- Secret Operation ---------------------------------------------------------------------------
@@ -233,15 +269,18 @@ class OperationTable:
     """Players holding printed identity cards, playing the moves of `OperationScript` (the
     identity cards change no move: the script's plan decides who wins)."""
 
-    def __init__(self, script: OperationScript, read_out: list[str]) -> None:
+    def __init__(self, script: OperationScript, deck: Deck, read_out: list[str]) -> None:
         self.script = script
         self.read_out = list(read_out)
-        self.cards: dict[str, str] = {}
+        self.holders = Holders(pieces(deck))
+
+    @property
+    def cards(self) -> dict[str, str]:
+        return self.holders.cards
 
     def hear_host(self, event: dict[str, Any]) -> None:
         if event["event"] == "say":
-            for name, letter in TAKE.findall(event["text"]):
-                self.cards[name.lower()] = letter
+            self.holders.hear(event["text"])
 
     def reply(self, listen: dict[str, Any]) -> str:
         if listen["decision"] == "deck_number":
@@ -278,7 +317,7 @@ def test_a_printed_secret_operation_game_names_the_winners(tmp_path: Path, playe
     deck = Deck("secret-operation", players, 500 + players)
     script = OperationScript(players, players, plan)
     read_out = [spoken(deck.number[:3]), spoken(deck.number[3:])] if asked else []
-    table = OperationTable(script, read_out)
+    table = OperationTable(script, deck, read_out)
     command = voicehost("play", "secret-operation", "--io", "text", "--cards",
                         "" if asked else deck.number, "--seed", str(players), *kept_in(tmp_path))
     if asked:
@@ -296,6 +335,15 @@ def test_a_printed_secret_operation_game_names_the_winners(tmp_path: Path, playe
     final = [e["text"] for e in events if e["event"] == "say"][-1]
     assert all(name.title() in final for name in impostors)
     assert not impostors_named_before_the_end(events, script.names)
+    # one identity card each, for the whole game: its inside shows that identity alone, and no
+    # slip or card is ever to be opened at a round or shown
+    assert table.holders.opened == []
+    on_card = dict(zip(letters(players), operation_layout(deck, BOARDS).identities,
+                       strict=True))
+    for piece in (p for p in table.holders.pieces if p.kind == IDENTITY):
+        assert {"ENGINEER", "IMPOSTOR"} & set(piece.inside) == {on_card[piece.letter].upper()}
+        assert not {"ENGINEER", "IMPOSTOR"} & set(piece.outside)
+    assert not asked_to_show(events)
     secrets = of(events, "secrets")
     assert len(secrets) == 1 and secrets[0]["secret"] is True
     assert secrets[0]["identities"] == dict(zip(script.names, identities, strict=True))
@@ -305,7 +353,7 @@ def test_a_printed_secret_operation_game_names_the_winners(tmp_path: Path, playe
 
 def test_the_impostor_leak_check_catches_an_impostor_named_too_soon() -> None:
     names = ["fox", "owl", "bear", "frog"]
-    fine = [{"event": "say", "text": "Fox, take card B. Owl, take card A. Look at your card: "
+    fine = [{"event": "say", "text": "Fox, take letter B. Owl, take letter A. Look at your card: "
                                      "engineer or impostor."},
             {"event": "game_over"}, {"event": "say", "text": "Impostor cards: Owl."}]
     assert not impostors_named_before_the_end(fine, names)

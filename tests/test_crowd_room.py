@@ -9,7 +9,7 @@ instead of playing on for an hour.
 
 VOICEHOST_TEST_ENGINE picks the host's recognizer (`--engine`, default pocketsphinx).
 
-No engine meets the bar yet (README, Hearing): the test is marked `crowd`, which the suite
+No engine meets the bar yet (docs/hearing.md): the test is marked `crowd`, which the suite
 deselects, and is run by hand: `pytest -m crowd tests/test_crowd_room.py -s`.
 """
 
@@ -204,7 +204,7 @@ class CrowdTable(ScriptedTable):
             self.turn = (decision, listen["player"], listen.get("round"), listen.get("card"))
             if decision == "answer":
                 self.answer_turn = self.turn
-            value = text
+            value = "in" if decision == "roll_call" else text
             if decision == "point":
                 value = str(listen["player"] if text == "myself"
                             else self.script.names.index(text))

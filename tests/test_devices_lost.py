@@ -141,7 +141,8 @@ def test_a_lost_speaker_is_tried_again_and_used_once_it_plays(tmp_path: Path,
 def test_a_lost_microphone_is_waited_for_and_the_question_asked_again(tmp_path: Path) -> None:
     script = SecretSquadScript(PLAYERS, seed=SEED, rounds=1)
     events = Events()
-    ears = TableEars(script, events, lose_at=(2, 9))  # Owl's answer, a read-back
+    called = PLAYERS  # the roll call's answers come first
+    ears = TableEars(script, events, lose_at=(called + 2, called + 9))  # Owl's answer, a read-back
     mouth = Mouth()
     voice = AudioVoice(mouth, ears)  # type: ignore[arg-type]
     outcome = short_game(tmp_path, voice, events).run()
@@ -154,9 +155,9 @@ def test_a_lost_microphone_is_waited_for_and_the_question_asked_again(tmp_path: 
     assert mouth.said[lost[1] + 1].startswith(LINES["microphone_back"])
     assert mouth.said[lost[1] + 1].endswith(mouth.said[lost[1] - 1])  # the read-back again
     listens = events.listens()
-    assert [(e["decision"], e["player"]) for e in listens[1:4]] == [
+    assert [(e["decision"], e["player"]) for e in listens[called + 1:called + 4]] == [
         ("answer", 0), ("answer", 1), ("answer", 1)]
-    assert listens[9]["decision"] == listens[10]["decision"] == "confirm"
+    assert listens[called + 9]["decision"] == listens[called + 10]["decision"] == "confirm"
     assert answers_only(answers_in_journal(tmp_path / "game.jsonl")) == {
         key: answer for key, answer in script.answers.items() if key[1] == 1}
 
@@ -230,3 +231,25 @@ def test_a_study_timer_stops_while_the_microphone_is_away(tmp_path: Path) -> Non
     took = time.monotonic() - began
     assert took >= 2.0 + 1.5 - 0.1, took  # the 2 s of study, after the 1.5 s away
     assert any(LINES["microphone_lost"] in line for line in voice.said)
+
+
+@pytest.mark.parametrize("lost", [False, True])
+def test_captions_show_each_line_once_and_what_was_heard(tmp_path: Path, lost: bool) -> None:
+    script = SecretSquadScript(PLAYERS, seed=SEED, rounds=1)
+    events, console = Events(), io.StringIO()
+    voice = AudioVoice(Mouth(lost=lost), TableEars(script, events), console=console,  # type: ignore[arg-type]
+                       captions=True)
+    assert short_game(tmp_path, voice, events).run().finished
+    shown = [line for line in console.getvalue().splitlines() if not line.startswith("(")]
+    heard = [line for line in shown if line.startswith("  (heard")]
+    assert [line for line in shown if line not in heard] == said_events(events)  # each once
+    assert len(heard) == len(events.listens())
+    assert heard[0] == "  (heard: i'm in)"
+
+
+def test_no_captions_without_being_asked(tmp_path: Path) -> None:
+    script = SecretSquadScript(PLAYERS, seed=SEED, rounds=1)
+    events, console = Events(), io.StringIO()
+    voice = AudioVoice(Mouth(), TableEars(script, events), console=console)  # type: ignore[arg-type]
+    assert short_game(tmp_path, voice, events).run().finished
+    assert console.getvalue() == ""

@@ -17,7 +17,7 @@ import pytest
 
 from voicehost.games.base import Action
 from voicehost.host import events
-from voicehost.host.host import Host, decision_grammar
+from voicehost.host.host import Host, decision_grammar, roll_call_grammar
 from voicehost.host.table import Seats, Table
 from voicehost.intents.grammar import Intent
 from voicehost.lab.random_table import QuietVoice
@@ -28,7 +28,7 @@ from voicehost.voice import EndOfInput, Hearing, Recording
 KINDS = {cls.kind: cls for cls in vars(events).values()
          if isinstance(cls, type) and issubclass(cls, events.StreamEvent)
          and cls is not events.StreamEvent}
-README = Path(__file__).resolve().parent.parent / "README.md"
+EVENTS_DOC = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 
 
 class RandomPlayers(QuietVoice):
@@ -63,7 +63,8 @@ class CheckedStream(events.EventStream):
     def emit(self, event: events.StreamEvent) -> None:
         if isinstance(event, events.Listen) and event.decision != "confirm":
             decision = self.table.game.pending()
-            grammar = decision_grammar(self.table, decision)
+            grammar = (roll_call_grammar() if event.decision == "roll_call"
+                       else decision_grammar(self.table, decision))
             assert set(event.say or {}) <= set(event.options)
             for option, phrase in (event.say or {}).items():
                 assert grammar.match(phrase) == (Intent("choose", option), 1.0), phrase
@@ -103,8 +104,8 @@ def test_every_event_is_a_typed_event_and_every_offered_phrase_works(game: str,
         assert given <= set(record), record  # a field without a default is always there
 
 
-def test_the_readme_documents_every_event() -> None:
-    section = README.read_text(encoding="utf-8").split("## The event stream", 1)[1]
+def test_the_docs_describe_every_event() -> None:
+    section = EVENTS_DOC.read_text(encoding="utf-8").split("# The event stream", 1)[1]
     section = section.split("\n## ", 1)[0]
     documented = set(re.findall(r"^\| `(\w+)` \|", section, flags=re.M))
     assert documented == set(KINDS)
@@ -164,7 +165,7 @@ def typed_game(tmp_path: Path, *lines: str) -> tuple[Typed, list[dict], Path]:
     path = tmp_path / "game.jsonl"
     journal = Journal(path)
     journal.append(table.setup_record())
-    voice, out = Typed(*lines), io.StringIO()
+    voice, out = Typed(*["i'm in"] * 3, *lines), io.StringIO()  # the roll call first
     Host(table, voice, journal, events.EventStream(out)).run()
     return voice, [json.loads(line) for line in out.getvalue().splitlines()], path
 

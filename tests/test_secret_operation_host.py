@@ -270,7 +270,10 @@ def test_quit_then_resume_finishes_the_same_game(tmp_path: Path) -> None:
     assert not any(e["event"] == "game_over" for e in first)
     events = drive(resume_text(tmp_path), tmp_path / "events.jsonl", script.reply)
     assert "Welcome back" in next(e["text"] for e in events if e["event"] == "say")
-    assert "Status." in next(e["text"] for e in events if e["event"] == "say")
+    game_resumes = next(i for i, e in enumerate(events)
+                        if e["event"] == "listen" and e["decision"] != "roll_call")
+    said = [e["text"] for e in events[:game_resumes] if e["event"] == "say"]
+    assert "I'm in" in said[0] and "Status." in said[-1]  # who is who, then where we are
     check_game(tmp_path, script, events)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from operation_script import OperationScript, cards_left
-from room import RoomTable, table_voices
+from room import OTHER_WAYS, RoomTable, table_voices
 
 from voicehost.games.secret_operation import read_out
 from voicehost.lab.room import Room
@@ -25,7 +25,7 @@ from voicehost.session import open_saved
 
 PLAYERS = 6
 SAY_AGAIN = {"yes": ["yes", "yeah", "correct", "right"], "no": ["no", "nope", "wrong"],
-             "undo": ["undo", "go back"]}
+             "undo": ["undo", "go back"], "in": OTHER_WAYS["i'm in"]}
 
 
 class OperationTable(RoomTable):
@@ -47,6 +47,9 @@ class OperationTable(RoomTable):
         if decision == "confirm":
             intent = "yes" if self.meant and self.meant in self.read_back else "no"
             key: tuple[Any, ...] = ("confirm", intent, self.meant)
+        elif decision == "roll_call":
+            intent, key = "in", ("roll_call", listen["player"])
+            self.speaker = listen["player"]
         elif not self.script.expects(listen):
             intent, key = "undo", ("undo", decision, listen["player"], cards_left(listen))
         else:

@@ -62,7 +62,8 @@ def test_a_torn_last_line_is_dropped_on_resume(tmp_path: Path) -> None:
 
 
 def test_the_end_of_input_says_the_game_is_saved_and_how_to_carry_on(tmp_path: Path) -> None:
-    done = subprocess.run(play_args(tmp_path, 4, seed=5), input="ready\nyup\n", text=True,
+    done = subprocess.run(play_args(tmp_path, 4, seed=5),
+                          input="i'm in\n" * 4 + "ready\nyup\n", text=True,
                           capture_output=True, timeout=60, check=False)
     assert done.returncode == 0
     assert done.stdout.strip().splitlines()[-1].endswith(

@@ -85,6 +85,9 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
                         help="the save file (default: a new one in "
                              "~/.local/share/voicehost/games/; see voicehost games)")
     parser.add_argument("--events", default=None, help="write JSON Lines events here (- = stdout)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="audio mode: no captions on the console (what the host says and "
+                             "what it heard)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -203,7 +206,7 @@ def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
         engine=args.engine, model=args.model, front_end=args.front_end, rate=args.rate,
         volume=args.volume, voice=args.voice, silence=args.silence,
         input_device=args.input_device, output_device=args.output_device,
-        satellite=args.satellite, asr=args.asr, tts=args.tts)
+        satellite=args.satellite, asr=args.asr, tts=args.tts, captions=not args.quiet)
     try:
         voice, notice = audio_voice_or_notice(settings, console=say_to)
     except (AudioDeviceError, ValueError) as problem:  # a satellite that does not answer
@@ -274,11 +277,13 @@ def run_play(args: argparse.Namespace) -> int:
     if args.resume:
         return run_resume(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    by_deck = args.cards == ASK and args.players is None and args.names is None
     if args.players is None:
         args.players = players_on_cards(args.cards) or 4
     players_allowed(args.game, args.players)
     try:
-        table = new_table(args.game, seats_for(args), seed, settings_given(args), args.cards)
+        table = new_table(args.game, seats_for(args), seed, settings_given(args), args.cards,
+                          seated_by_deck=by_deck)
     except ValueError as problem:
         refuse(str(problem))
     journal = open_journal(args.journal, args.game)  # before the satellite is asked

@@ -55,13 +55,17 @@ def new_journal(game: str, folder: Path | None = None) -> Journal:
 
 
 def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any],
-              cards: str | None = None) -> Table:
+              cards: str | None = None, seated_by_deck: bool = False) -> Table:
     """A new table; ValueError (a sentence for the table) on an unknown game or setting.
-    `cards`: a deck number of printed cards, "ask" to ask for it, None for the boxed cards."""
+    `cards`: a deck number of printed cards, "ask" to ask for it, None for the boxed cards.
+    `seated_by_deck`: the deck number, once heard, tells how many play (`seats` until then)."""
     spec = GAMES.get(game)
     if spec is None:
         raise ValueError(f"unknown game {game!r}; voicehost hosts: {', '.join(GAMES)}")
-    return spec.table.from_options(seats, seed, settings, cards)
+    table = spec.table.from_options(seats, seed, settings, cards)
+    if seated_by_deck:
+        return spec.table.seated_by(seed, table.settings, cards, len(seats.names))
+    return table
 
 
 def table_from_setup(record: dict[str, Any], path: Path) -> Table:
@@ -99,6 +103,7 @@ def open_saved(journal_path: Path) -> Saved:
     table = table_from_setup(records[0], journal_path)
     try:
         actions = actions_of(records)
+        table = table.reseated(actions)
         table.replay(actions)
     except (KeyError, TypeError, ValueError) as problem:
         raise JournalError(f"{journal_path}: its moves do not replay under the rules "

@@ -52,9 +52,10 @@ def dealt_letters(seed: int, players: int) -> tuple[str, ...]:
 
 class PrintedCards:
     def __init__(self, game: str, players: int, deck: Deck | None,
-                 build: Callable[[Deck], Game]) -> None:
+                 build: Callable[[Deck], Game], any_count: bool = False) -> None:
         self.game_name = game
         self.players = players
+        self.any_count = any_count  # the deck tells how many play: `players` is provisional
         self.build = build
         self.deck: Deck | None = None
         self.inner: Game | None = None
@@ -69,7 +70,7 @@ class PrintedCards:
         """Why these cards cannot be played at this table, or None when they can."""
         if deck.game != self.game_name:
             return "deck_wrong_game", {"game": deck.game}
-        if deck.players != self.players:
+        if deck.players != self.players and not self.any_count:
             return "deck_wrong_players", {"players": deck.players, "seats": self.players}
         return None
 
@@ -109,7 +110,10 @@ class PrintedCards:
         wrong = self.refusal(deck)
         if wrong is not None:
             return [Event("deck_refused", {"number": digits, "reason": wrong[0], **wrong[1]})]
-        self._take(deck)
+        if deck.players == self.players:
+            self._take(deck)
+        else:  # seated provisionally: a table seated for the deck's players takes it on
+            self.deck = deck
         return [Event("deck_read", {"deck": deck.number})]
 
     def __getattr__(self, name: str) -> Any:

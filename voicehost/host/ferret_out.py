@@ -141,7 +141,9 @@ class FerretOutTable(Table):
             assert layout is not None  # a round starts once the deck number is known
             on_card = layout.on_row_card(layout.rows[game.round - 1].row_card)
             if game.round == 1:
-                deal = [self.lines("printed_deal", takes=self.takes())]
+                deal = [self.lines("printed_deal", takes=self.takes(),
+                                   steps=self.lines("slip_steps"),
+                                   rule=self.lines("slip_rule_row"))]
                 if layout.row_cards > 1:
                     deal.append(self.lines("printed_row_cards", cards=layout.row_cards,
                                            last=layout.rows[-1].round))
@@ -218,15 +220,13 @@ class FerretOutTable(Table):
         return [(Intent("choose", answer), templates)
                 for answer, templates in load_yaml("common/intents.yaml")["confirm"].items()]
 
-    def _names(self) -> str:
-        return self.names_of(range(self.game.players))
-
     def say_options(self, decision: Decision) -> str:
         kind = decision.kind
         if kind == "accuse":
-            return self.lines("options_named", names=self._names())
+            return self.lines("options_named",
+                              names=self.names_or(range(self.game.players), self.lines("myself")))
         if kind == "weasel":
-            return self.lines("options_weasel", names=self._names())
+            return self.lines("options_weasel", names=self.names_or(range(self.game.players)))
         if kind == "guess" and not decision.options:
             return self.lines("options_guess_any")
         return self.lines(f"options_{kind}")
@@ -311,8 +311,8 @@ class FerretOutTable(Table):
         selves = facts["named_themselves"]
         if not selves:
             return [self.lines("nobody_self")]
-        return [self.lines("named_themselves",
-                           names=self.names_of(selves))]
+        key = "named_themselves" if len(selves) > 1 else "named_themselves_one"
+        return [self.lines(key, names=self.names_of(selves))]
 
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
         said = [self.lines("round_over", round=facts["round"],
@@ -350,9 +350,9 @@ class FerretOutTable(Table):
     def recap(self, decision: Decision) -> list[str]:
         if self.waiting_for_deck():
             return []
-        recap = [self.lines("recap_round", round=self.game.round)]
         if decision.kind == "number":
-            return recap
+            return []  # the number's question starts with the round
+        recap = [self.lines("recap_round", round=self.game.round)]
         if self.game.number is not None:
             recap.append(self._number_line(self.game.round, self.game.number))
         if self.game.clues:

@@ -7,6 +7,7 @@ loses nothing the table was told had been recorded.
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 from collections.abc import Callable
@@ -112,6 +113,12 @@ def confirm_grammar(corrections: Grammar | None = None) -> Grammar:
     return corrected
 
 
+def roll_call_grammar() -> Grammar:
+    """A seat answering the roll call, and every command."""
+    answer = load_yaml("common/intents.yaml")["roll_call"]
+    return Grammar.build([(Intent("choose", "in"), answer)] + command_groups())
+
+
 class TableQuit(Exception):
     """The table confirmed "quit game" while answering another question."""
 
@@ -119,6 +126,8 @@ class TableQuit(Exception):
 # What the host is waiting for when no decision of the game is pending: (kind, options).
 CONFIRMING = ("confirm", ("yes", "no"))
 PAUSED = ("paused", ("resume",))
+ROLL_CALL = ("roll_call", ("in",))
+TRIES_PER_SEAT = 2  # the roll call asks a seat this many times before it says it can't hear
 TELLING = ("repeat", "help", "scores", "tally", "status", "resume")  # answered, then re-asked
 
 
@@ -133,6 +142,9 @@ class Host:
         self.lines = table.lines
         self.queued: list[str] = []
         self.last_items: list[str] = []  # what was last said, recordings included (repeat)
+        self.asking_again = False  # what is queued only re-asks: "repeat" says the question
+        self.called = False  # the roll call is done
+        self.opened = True  # the table has been told what it plays
         self.secrets_shown: dict | None = None
         self.between: tuple[Intent, ...] = ()  # the options the last hearing wavered between
         self.loud_decisions = 0  # decisions in a row that began in a room too loud
@@ -154,7 +166,15 @@ class Host:
             self._say_with_recordings(items)
         else:
             self.voice.say(text)
-        self.last_items = items
+        if not self.asking_again:
+            self.last_items = items
+        self.asking_again = False
+
+    def ask_again(self, *lines: str) -> None:
+        """Queue `lines` that only re-ask (after a miss): "repeat" still says the question as
+        it was first asked, not "Sorry, I didn't get that"."""
+        self.queue(*lines)
+        self.asking_again = True
 
     def _say_with_recordings(self, items: list[str]) -> None:
         """Say the text up to each recording (its caption included), then play it."""
@@ -175,14 +195,15 @@ class Host:
 
     def hear(self, grammar: Grammar, decision: Decision | None,
              timeout_s: float | None = None,
-             moment: tuple[str, tuple[str, ...]] = CONFIRMING) -> tuple[Intent | None, str]:
+             moment: tuple[str, tuple[str, ...]] = CONFIRMING,
+             player: int | None = None) -> tuple[Intent | None, str]:
         """Say what is queued, listen once. (None, problem) when nothing was understood:
         "silence" (nobody spoke), "too_loud" (the room drowned the player), "wavering" (the
         engine heard one of `self.between`'s options but could not tell which) or
-        "not_understood". `moment`: what is asked when `decision` is None."""
-        self._listening(decision, grammar, moment)
+        "not_understood". `moment`: what is asked when `decision` is None, and of `player`."""
+        self._listening(decision, grammar, moment, player)
         hearing = self._through_losses(lambda: self.voice.listen(grammar.phrases, timeout_s),
-                                       decision, grammar, moment)
+                                       decision, grammar, moment, player)
         if hearing is None:
             self.events.emit(Heard("", None, 0.0))
             return None, "silence"
@@ -201,8 +222,8 @@ class Host:
         return None, "too_loud" if self.voice.too_loud() else "not_understood"
 
     def _through_losses(self, listen: Callable[[], Caught], decision: Decision | None,
-                        grammar: Grammar, moment: tuple[str, tuple[str, ...]] = CONFIRMING
-                        ) -> Caught:
+                        grammar: Grammar, moment: tuple[str, tuple[str, ...]] = CONFIRMING,
+                        player: int | None = None) -> Caught:
         """`listen()`; while the microphone is lost, say so, wait for it and ask again:
         nothing is lost."""
         while True:
@@ -217,7 +238,7 @@ class Host:
                 self.waited_for_microphone += time.monotonic() - began
                 self.queue(self.lines("microphone_back"),
                            *(asked if decision is None else [self.table.prompt(decision)]))
-                self._listening(decision, grammar, moment)
+                self._listening(decision, grammar, moment, player)
 
     def separate(self, grammar: Grammar, decision: Decision) -> tuple[Intent | None, str]:
         """Ask the one question that tells the options in `self.between` apart ("Owl or
@@ -230,13 +251,14 @@ class Host:
         return self.hear(narrowed, decision)
 
     def _listening(self, decision: Decision | None, grammar: Grammar,
-                   moment: tuple[str, tuple[str, ...]] = CONFIRMING) -> None:
+                   moment: tuple[str, tuple[str, ...]] = CONFIRMING,
+                   player: int | None = None) -> None:
         self.flush()
         if not self.events.wanted:
             return
         if decision is None:
             kind, options = moment
-            self.events.emit(Listen(None, kind, list(options), phrases_for(grammar, options)))
+            self.events.emit(Listen(player, kind, list(options), phrases_for(grammar, options)))
             return
         self.events.emit(Listen(decision.decider, decision.kind, list(decision.options),
                                 phrases_for(grammar, decision.options) or None,
@@ -276,18 +298,31 @@ class Host:
 
     def run(self, resumed: bool = False) -> Outcome:
         try:
+            # a deck that tells how many play is read before the table is introduced
+            self.opened = resumed or not self.table.seated_by_deck
             if resumed:
+                self.opened = not (self.table.seated_by_deck and self.table.waiting_for_deck())
                 self.queue(self.lines("welcome_back", game=self.table.title))
                 decision = self.table.game.pending()
                 if decision is not None:
+                    if not self.table.waiting_for_deck():
+                        self.roll_call()  # who is who, before where we are
                     self.queue(*self.table.recap(decision))
                 else:
                     self.queue(self.lines("already_over"))
                     self.say_the_result_again()
-            else:
+            elif self.opened:
                 self.queue(*self.table.opening())
+            else:
+                self.queue(self.lines("deck_first", game=self.table.title))
             while (decision := self.table.game.pending()) is not None:
                 self.mark_secrets()
+                if not self.table.waiting_for_deck():
+                    if not self.opened:
+                        self.queue(*self.table.opening())
+                        self.opened = True
+                    if not self.called:
+                        self.roll_call()
                 if not self.take(decision):
                     return self._outcome(finished=False)
             self.flush()
@@ -329,7 +364,7 @@ class Host:
         misses = 0
         self.loud_decisions = self.loud_decisions + 1 if self.voice.too_loud() else 0
         if self.loud_decisions % LOUD_DECISIONS_PER_ASK == 1:
-            self.queue(self.quiet_please(decision))
+            self.queue(self.quiet_please(decision.decider))
         while True:
             if decision.options:
                 intent, problem = self.hear(grammar, decision)
@@ -340,12 +375,13 @@ class Host:
             if intent is None:
                 misses += 1
                 if problem == "too_loud":  # no option list read into the noise
-                    self.queue(self.quiet_please(decision), self.table.prompt(decision))
+                    self.ask_again(self.quiet_please(decision.decider),
+                                   self.table.ask_again(decision))
                     continue
-                self.queue(self.lines("not_understood" if problem == "wavering" else problem))
+                self.ask_again(self.lines("not_understood" if problem == "wavering" else problem))
                 if misses > MISSES_BEFORE_OPTIONS:
                     self.queue(self.lines("options", options=self.table.options_spoken(decision)))
-                self.queue(self.table.prompt(decision))
+                self.queue(self.table.ask_again(decision))
                 continue
             misses = 0
             if intent.name == "choose":
@@ -356,10 +392,48 @@ class Host:
             if outcome is not None:
                 return outcome
 
-    def quiet_please(self, decision: Decision) -> str:
-        if decision.decider is None:
+    def roll_call(self) -> None:
+        """Who is who: each seat is told its name and answers, which also shows that the host
+        hears every seat. A seat not heard gets a word about it; "skip" ends the roll call."""
+        self.called = True
+        grammar = roll_call_grammar()
+        names = [self.table.name_of(seat) for seat in range(len(self.table.seats.names))]
+        self.queue(self.lines("roll_call"))
+        unheard: list[int] = []
+        for seat, name in enumerate(names):
+            self.queue(self.lines("roll_call_first", name=name) if seat == 0 else
+                       self.lines("roll_call_next", name=name, left_of=names[seat - 1]))
+            tries = 0
+            while tries < TRIES_PER_SEAT:
+                intent, problem = self.hear(grammar, None, moment=ROLL_CALL, player=seat)
+                if intent is not None and intent.name == "choose":
+                    break
+                if intent is None:
+                    tries += 1
+                    if tries < TRIES_PER_SEAT:
+                        self.ask_again(self.quiet_please(seat) if problem == "too_loud"
+                                       else self.lines("roll_call_again", name=name))
+                    continue
+                if intent.name == "skip":
+                    return
+                if intent.name in TELLING:
+                    self.queue(*self.told(intent.name))
+                    if intent.name == "repeat":
+                        continue
+                elif intent.name in ("pause", "quit") and (
+                        self.paused() if intent.name == "pause" else self.quit_game()):
+                    raise TableQuit
+                self.queue(self.lines("roll_call_again", name=name))
+            else:
+                unheard.append(seat)
+                self.queue(self.lines("roll_call_unheard", name=name))
+        self.queue(self.lines("roll_call_done") if not unheard else
+                   self.lines("roll_call_done_unheard", names=self.table.names_of(unheard)))
+
+    def quiet_please(self, seat: int | None) -> str:
+        if seat is None:
             return self.lines("quiet_please_all")
-        return self.lines("quiet_please", name=self.table.name_of(decision.decider))
+        return self.lines("quiet_please", name=self.table.name_of(seat))
 
     def timed(self, decision: Decision, grammar: Grammar, timer: Timer) -> bool:
         """Settle a decision that time also settles: listen until the next warning is due,
@@ -397,8 +471,13 @@ class Host:
         if refusal is not None:
             self.queue(refusal, self.table.prompt(decision))
             return False
-        # a choice outside the options is refused with its reason, not read back first
-        if decision.scoring and value in decision.options:
+        action = self.table.action_for(decision, value)
+        if decision.scoring:
+            try:  # a choice the rules refuse is refused with its reason, not read back first
+                copy.deepcopy(self.table.game).apply(action)
+            except IllegalAction as illegal:
+                self.queue(self.table.refusal(illegal, decision), self.table.prompt(decision))
+                return False
             read_back = self.table.describe_choice(decision, value)
             answer = self.confirm(self.lines("confirm", choice=read_back),
                                   self.table.grammar(decision, []))
@@ -407,7 +486,7 @@ class Host:
             if not answer:
                 self.queue(self.lines("try_again"), self.table.prompt(decision))
                 return False
-        return self.act(self.table.action_for(decision, value), decision)
+        return self.act(action, decision)
 
     def act(self, action: Action, decision: Decision) -> bool:
         try:
@@ -417,6 +496,7 @@ class Host:
             return False
         self.journal.append({"type": "action", "action": action.to_json()})
         self.actions.append(action)
+        self.table = self.table.reseated(self.actions)
         for event in events:
             if event.kind in ("round_scored", "game_over"):
                 self.events.emit(Score(event.facts) if event.kind == "round_scored"
@@ -435,7 +515,7 @@ class Host:
         while True:
             intent, _ = self.hear(grammar, None)
             if intent is None:
-                self.queue(self.lines("confirm_options"))
+                self.ask_again(self.lines("confirm_options"))
             elif intent.name == "choose":
                 return intent.value == "yes"
             elif intent.name == "correct":

@@ -145,12 +145,6 @@ class SecretOperationTable(Table):
                 said.append(self.lines(key, count=counts[card]))
         return spoken_list(said)
 
-    def either(self, items: list[str]) -> str:
-        """"one, two or three"."""
-        if len(items) < 2:
-            return "".join(items)
-        return f"{', '.join(items[:-1])} {self.lines('or')} {items[-1]}"
-
     def hand(self, count: int) -> str:
         return self.lines("hand_one") if count == 1 else self.lines("hand_many", count=count)
 
@@ -191,7 +185,9 @@ class SecretOperationTable(Table):
 
     def ask(self, decision: Decision) -> str:
         if decision.kind == "first_player" and self.printed is not None:
-            return f"{self.lines('printed_deal', takes=self.takes())} {self.lines('first_player')}"
+            deal = self.lines("printed_deal", takes=self.takes(),
+                              steps=self.lines("identity_steps"))
+            return f"{deal} {self.lines('first_player')}"
         if decision.kind == "first_player":
             return self.lines("first_player")
         name = self.name_of(decision.decider)
@@ -281,7 +277,7 @@ class SecretOperationTable(Table):
 
     def say_options(self, decision: Decision) -> str:
         if decision.kind == "first_player":
-            names = self.names_of(range(self.game.players))
+            names = self.names_or(range(self.game.players), self.lines("you_pick"))
             return self.lines("options_first_player", names=names)
         if decision.kind == "reveal":
             return self.lines("options_reveal")

@@ -102,7 +102,8 @@ class SecretSquadTable(Table):
         box = self.box(self.game.round)
         if self.game.round > 1:
             return self.lines("printed_box", round=self.game.round, box=box)
-        return self.lines("printed_deal", round=self.game.round, takes=self.takes(), box=box)
+        return self.lines("printed_deal", round=self.game.round, takes=self.takes(), box=box,
+                          steps=self.lines("slip_steps"), rule=self.lines("slip_rule_box"))
 
     def choices(self, decision: Decision) -> Choices:
         if decision.kind in ("deal", "ready"):
@@ -115,7 +116,7 @@ class SecretSquadTable(Table):
 
     def say_options(self, decision: Decision) -> str:
         if decision.kind == "point":
-            return self.lines("options_point", names=self.names_of(
+            return self.lines("options_point", names=self.names_or(
                 [int(o) for o in decision.options]))
         kind = "ready" if decision.kind == "deal" else decision.kind
         return self.lines(f"options_{kind}")
@@ -175,9 +176,13 @@ class SecretSquadTable(Table):
                 line = self.lines("alone", name=name, squad=facts["squads"][seat])
             elif award["pick"]:
                 line = self.lines("found", name=name)
+            elif award["bonus"]:
+                line = self.lines("missed_found", name=name)
             else:
                 line = self.lines("missed", name=name)
-            said.append(line + (self.lines("bonus") if award["bonus"] else "") + ".")
+            if award["bonus"] and award["pick"]:
+                line += self.lines("bonus")
+            said.append(line + ".")
         return said + [self.standings()]
 
     def _who_was_what(self, squads: list[str]) -> str:

@@ -110,6 +110,8 @@ class Table(ABC):
     lines: Lines
     game: Any  # the rules engine (a Game), or PrintedCards around it
 
+    seated_by_deck: bool = False  # the printed deck's number tells how many play
+
     def __init__(self, seats: Seats, seed: int, settings: Any, cards: str | None) -> None:
         check_settings(settings)
         self.seats = seats
@@ -129,13 +131,45 @@ class Table(ABC):
 
     @classmethod
     def from_setup(cls, record: dict[str, Any]) -> Table:
-        return cls(Seats(tuple(record["names"])), record["seed"],
-                   cls.settings_type(**record.get("settings", {})), record.get("cards"))
+        settings = cls.settings_type(**record.get("settings", {}))
+        if record.get("seated_by_deck"):
+            return cls.seated_by(record["seed"], settings, record.get("cards"))
+        return cls(Seats(tuple(record["names"])), record["seed"], settings, record.get("cards"))
+
+    @classmethod
+    def seated_by(cls, seed: int, settings: Any, cards: str | None, players: int = 4,
+                  ) -> Table:
+        """A table whose printed deck, still to be read, tells how many play: seated for
+        `players` (any count the game allows) until then. See `reseated`."""
+        if cards is None:
+            raise ValueError("only a printed deck can tell how many play")
+        table = cls(Seats.default(players), seed, settings, cards)
+        table.seated_by_deck = True
+        table.game = table._new_game()
+        return table
+
+    def reseated(self, actions: Sequence[Action]) -> Table:
+        """This table, or, once `actions` have read a deck number for other players than the
+        provisional seats, a table seated for them with `actions` replayed."""
+        if not self.seated_by_deck:
+            return self
+        reading = self._new_game()
+        for action in actions:  # the deck's digits come before any other move
+            if reading.deck is not None or action.kind != DECK_DECISION:
+                break
+            reading.apply(action)
+        if reading.deck is None or reading.deck.players == len(self.seats.names):
+            return self
+        table = type(self).seated_by(self.seed, self.settings, self.cards, reading.deck.players)
+        table.replay(actions)
+        return table
 
     def setup_record(self) -> dict[str, Any]:
         record = {"type": "setup", "version": VERSION, "game": self.name,
-                  "names": list(self.seats.names),
+                  "names": [] if self.seated_by_deck else list(self.seats.names),
                   "seed": self.seed, "settings": asdict(self.settings)}
+        if self.seated_by_deck:
+            record["seated_by_deck"] = True
         return record if self.cards is None else {**record, "cards": self.cards}
 
     def replay(self, actions: Sequence[Action]) -> list[Event]:
@@ -154,6 +188,16 @@ class Table(ABC):
         """"Fox, Owl and Bear"."""
         return spoken_list([self.name_of(seat) for seat in seats])
 
+    def either(self, items: Sequence[str]) -> str:
+        """"Fox, Owl or Bear": one of them, to choose."""
+        if len(items) < 2:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self.lines('or')} {items[-1]}"
+
+    def names_or(self, seats: Sequence[int], *more: str) -> str:
+        """"Fox, Owl or Bear" (and `more`, "myself": "Fox, Owl or myself")."""
+        return self.either([self.name_of(seat) for seat in seats] + list(more))
+
     # -- the rules engine, boxed or printed -------------------------------------------------
 
     @abstractmethod
@@ -168,7 +212,7 @@ class Table(ABC):
         if self.cards is None:
             return self._boxed_game()
         return PrintedCards(self.deck_game, len(self.seats.names), known_deck(self.cards),
-                            self._printed_game)
+                            self._printed_game, self.seated_by_deck)
 
     def _check_printed(self, cards: str) -> None:
         """ValueError (a sentence for the table) when these cards cannot host this game."""
@@ -217,6 +261,15 @@ class Table(ABC):
     @abstractmethod
     def ask(self, decision: Decision) -> str:
         """The line that asks the decider for this decision."""
+
+    def ask_again(self, decision: Decision) -> str:
+        """The question alone, asked again after a miss: the game's `again_<kind>` line where
+        the first asking also explains (a deal, a new phase), else the same line."""
+        again = f"again_{decision.kind}"
+        if again not in self.lines.table:
+            return self.prompt(decision)
+        name = self.name_of(decision.decider) if decision.decider is not None else ""
+        return self.lines(again, name=name)
 
     def grammar(self, decision: Decision, commands: Choices) -> Grammar:
         """What the host accepts while `decision` is pending: its options and every command.

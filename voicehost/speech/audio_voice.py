@@ -28,11 +28,12 @@ class AudioVoice:
     """The host's Voice over real devices."""
 
     def __init__(self, mouth: Mouth, ears: Ears, listen_timeout_s: float = 12.0,
-                 console: TextIO | None = None) -> None:
+                 console: TextIO | None = None, captions: bool = False) -> None:
         self.mouth = mouth
         self.ears = ears
         self.listen_timeout_s = listen_timeout_s
         self.console = console or sys.stdout  # where the lines go while the speaker is lost
+        self.captions = captions  # the console also shows every line said and what was heard
         self.speaker_lost_at: float | None = None  # monotonic time of the last failure
 
     def say(self, text: str) -> None:
@@ -41,6 +42,7 @@ class AudioVoice:
     def listen(self, phrases: Sequence[str], timeout_s: float | None = None) -> Hearing | None:
         heard = self.ears.listen(phrases, self.listen_timeout_s if timeout_s is None
                                  else timeout_s)
+        self._caption_heard(heard.hearing.text if heard is not None else None)
         if heard is None:
             return None
         return replace(heard.hearing, response_seconds=heard.response_s, snr_db=heard.snr_db)
@@ -48,13 +50,16 @@ class AudioVoice:
     def record(self, phrases: Sequence[str]) -> Recording | None:
         heard = self.ears.listen(phrases, self.listen_timeout_s, keep_audio=True)
         if heard is None:
+            self._caption_heard(None)
             return None
         hearing = replace(heard.hearing, response_seconds=heard.response_s)
         recognizer = self.ears.recognizer
         if hearing.text or not getattr(recognizer, "open_vocabulary", False):
+            self._caption_heard(hearing.text)
             return Recording(hearing, heard.pcm)
         recognizer.set_phrases(None)  # type: ignore[arg-type]  # open vocabulary (vosk)
         open_hearing = recognize(recognizer, heard.pcm)
+        self._caption_heard(open_hearing.text)
         return Recording(hearing, heard.pcm, open_hearing.text, open_hearing.confidence)
 
     def play(self, pcm: bytes) -> None:
@@ -78,6 +83,8 @@ class AudioVoice:
         if lost_at is not None and time.monotonic() - lost_at < SPEAKER_RETRY_S:
             self._show(text)
             return
+        if self.captions:
+            self._show(text)
         try:
             speak()
         except AudioDeviceError as problem:
@@ -85,11 +92,16 @@ class AudioVoice:
                 self._show(f"(The speaker is lost: {problem.problem} The host's lines are "
                            "shown here until it plays again.)")
             self.speaker_lost_at = time.monotonic()
-            self._show(text)
+            if not self.captions:
+                self._show(text)
             return
         if lost_at is not None:
             self.speaker_lost_at = None
             self._show("(The speaker plays again.)")
+
+    def _caption_heard(self, text: str | None) -> None:
+        if self.captions:
+            self._show(f"  (heard: {text})" if text else "  (heard nothing)")
 
     def _show(self, text: str) -> None:
         print(text, file=self.console, flush=True)

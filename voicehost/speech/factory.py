@@ -29,6 +29,7 @@ class AudioSettings:
     # and speaker instead of the devices
     asr: str | None = None  # tcp://HOST:PORT of a Wyoming speech-to-text service
     tts: str | None = None  # tcp://HOST:PORT of a Wyoming text-to-speech service
+    captions: bool = True  # show on the console what the host says and what it heard
 
 
 def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = MODELS_DIR,
@@ -107,4 +108,4 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
     mouth.warm_up()
     endpointer = Endpointer(EndpointSettings(trailing_silence_s=settings.silence))
     ears = Ears(microphone, endpointer, recognizer, gate)
-    return AudioVoice(mouth, ears, console=console), notice
+    return AudioVoice(mouth, ears, console=console, captions=settings.captions), notice
