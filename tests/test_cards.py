@@ -1,6 +1,8 @@
-"""Secret Squad with printed cards, through `voicehost play --io text --cards`: the players read
-their squads off the printed PDF (as pdftotext reads it), the host deals by voice, names the
-box, and scores the reveal alone, without ever saying a squad before it."""
+"""Secret Squad with printed slips, through `voicehost play --io text --cards`: the host deals
+by voice, names the box, and scores the reveal alone, without ever saying a squad before it.
+The players hold the slips of their letter as cards/pieces.py describes them (tests/
+test_cards_pdf.py checks the PDF prints exactly that) and open only the slip the host names:
+no slip it names shows anything of another box, and no line asks anyone to show a slip."""
 
 from __future__ import annotations
 
@@ -8,24 +10,28 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from drive import drive, kept_in, play_text, resume_text, voicehost
-from test_cards_pdf import player_cards, print_deck, words_in
 
+from voicehost.cards.pieces import SQUAD_MARKS, Piece, pieces, slips_of
 from voicehost.games.base import Action, IllegalAction
 from voicehost.games.deck import Deck, letters
+from voicehost.games.layout import squad_layout
 from voicehost.games.secret_squad import SecretSquad, Settings, award_round
 from voicehost.prompts_dir import prompts_dir
 from voicehost.store.journal import actions_of, read_records
 
 TOKENS = ["fox", "owl", "bear", "frog", "whale", "tiger", "rabbit", "snake", "horse", "duck"]
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-TAKE = re.compile(r"(\w+), take card ([A-J])\.")
-BOX = re.compile(r"\bbox (\d+)\b")
+TAKE = re.compile(r"(\w+), take letter ([A-J])\.")
+OPEN = re.compile(r"\bopen\b.*?\b((?:box|row) \d+)\b")
+SHOW_WORDS = {"show", "compare"}
+PIECE_WORDS = {"card", "cards", "slip", "slips", "box", "boxes", "row", "rows"}
 QUESTIONS = [q.lower() for card in yaml.safe_load(
     (prompts_dir() / "secret_squad" / "questions.yaml").read_text(encoding="utf-8"))["cards"]
     for q in (card["yellow"], card["red"])]
@@ -42,28 +48,86 @@ def misread(number: str, rng: random.Random) -> str:
     return number[:position] + str(wrong) + number[position + 1:]
 
 
-class PrintedTable:
-    """Players holding printed cards: each reads their own card's box, as printed."""
+def told_to_open(sentence: str) -> str | None:
+    """The slip a sentence of the host tells each player to open ("box 3", "row 5"), or None."""
+    named = OPEN.search(sentence.lower())
+    return named.group(1) if named else None
 
-    def __init__(self, printed_fronts: dict[str, list[str]], deck: Deck, seed: int,
-                 read_out: list[str]) -> None:
-        self.fronts = printed_fronts  # letter → squads box by box, read off the PDF
+
+def asked_to_show(events: list[dict[str, Any]]) -> list[str]:
+    """Every sentence of the host that asks players to show or compare a card, slip, box or
+    row: the host knows every piece and reveals alone."""
+    asked = []
+    for event in events:
+        if event["event"] == "say":
+            for sentence in sentences(event["text"]):
+                words = set(re.findall(r"[a-z]+", sentence.lower()))
+                if words & SHOW_WORDS and words & PIECE_WORDS:
+                    asked.append(sentence)
+    return asked
+
+
+class Holders:
+    """Players holding the printed pieces of their letter (`pieces`): each opens a slip only
+    when the host names it, and `opened` keeps every piece opened, in order."""
+
+    def __init__(self, deck_pieces: tuple[Piece, ...]) -> None:
+        self.pieces = deck_pieces
+        self.cards: dict[str, str] = {}  # name → the letter the host dealt
+        self.opened: list[tuple[str, Piece]] = []
+
+    def hear(self, text: str) -> None:
+        for name, letter in TAKE.findall(text):
+            self.cards[name.lower()] = letter
+        for sentence in sentences(text):
+            label = told_to_open(sentence)
+            if label is not None:
+                assert self.cards, f"told to open {label} before the slips were dealt"
+                for name, letter in self.cards.items():
+                    slips = slips_of(self.pieces, letter)
+                    assert label in slips, f"no slip of letter {letter} says {label}"
+                    self.opened.append((name, slips[label]))
+
+    def open_now(self, name: str) -> Piece:
+        """The piece `name` opened last."""
+        return next(piece for who, piece in reversed(self.opened) if who == name)
+
+
+def squad_slips_showing_more(deck: Deck, opened: list[tuple[str, Piece]]) -> list[Piece]:
+    """Every opened slip whose inside shows anything but its own box's number and squad."""
+    layout = squad_layout(deck)
+    wrong = []
+    for _, piece in opened:
+        box = int(piece.label.removeprefix("box "))
+        squad = layout.card(letters(deck.players).index(piece.letter))[box - 1]
+        if piece.inside != (str(box), SQUAD_MARKS[squad]):
+            wrong.append(piece)
+    return wrong
+
+
+class PrintedTable:
+    """Players holding printed slips: each reads their own slip of the box the host names."""
+
+    def __init__(self, deck: Deck, seed: int, read_out: list[str]) -> None:
+        self.holders = Holders(pieces(deck))
         self.names = TOKENS[: deck.players]
         self.rng = random.Random(seed)
         self.read_out = list(read_out)  # what the table says when asked for the deck number
-        self.cards: dict[str, str] = {}  # name → letter the host dealt
-        self.box = 0
         self.round_squads: dict[int, list[str]] = {}
         self.points: dict[int, list[int]] = {}
 
+    @property
+    def cards(self) -> dict[str, str]:
+        return self.holders.cards
+
     def hear_host(self, event: dict[str, Any]) -> None:
-        if event["event"] != "say":
-            return
-        for name, letter in TAKE.findall(event["text"]):
-            self.cards[name.lower()] = letter
-        boxes = BOX.findall(event["text"])
-        if boxes and "look" in event["text"].lower():
-            self.box = int(boxes[-1])
+        if event["event"] == "say":
+            self.holders.hear(event["text"])
+
+    def squad_seen(self, name: str) -> str:
+        marks = [w for w in self.holders.open_now(name).inside if w in SQUAD_MARKS.values()]
+        assert len(marks) == 1, f"{name}'s open slip shows {marks}"
+        return marks[0].lower()
 
     def reply(self, listen: dict[str, Any]) -> str:
         decision, player = listen["decision"], listen["player"]
@@ -71,11 +135,12 @@ class PrintedTable:
             return self.read_out.pop(0)
         if decision == "deal":
             round_ = len(self.round_squads) + 1
-            self.round_squads[round_] = [self.fronts[self.cards[n]][self.box - 1]
-                                         for n in self.names]
+            self.round_squads[round_] = [self.squad_seen(n) for n in self.names]
             return "ready"
         if decision in ("ready", "confirm"):
             return "ready" if decision == "ready" else "yes"
+        if decision == "roll_call":
+            return "i'm in"
         if decision == "answer":
             return self.rng.choice(["yup", "nope"])
         if decision == "point":
@@ -91,14 +156,6 @@ class PrintedTable:
             for seat, award in enumerate(award_round(self.points[round_], squads)):
                 totals[seat] += award["pick"] + award["bonus"]
         return totals
-
-
-def printed_fronts(folder: Path, deck: Deck) -> dict[str, list[str]]:
-    printed = print_deck(folder, deck, "a4", ())
-    fronts = {}
-    for card, letter in zip(player_cards(printed), letters(deck.players), strict=True):
-        fronts[letter] = [w.lower() for w in words_in(printed, card, 1) if w in ("YELLOW", "RED")]
-    return fronts
 
 
 def play(tmp_path: Path, deck: Deck, cards: str, table: PrintedTable, seed: int,
@@ -149,7 +206,7 @@ def squads_said_before_reveal(events: list[dict[str, Any]], names: list[str]) ->
 @pytest.mark.parametrize("players", [3, 4, 7])
 def test_a_printed_card_game_is_scored_by_the_host_alone(tmp_path: Path, players: int) -> None:
     deck = Deck("secret-squad", players, 100 + players)
-    table = PrintedTable(printed_fronts(tmp_path, deck), deck, players, [])
+    table = PrintedTable(deck, players, [])
     events = play(tmp_path, deck, deck.number, table, seed=players)
     assert sorted(table.cards) == sorted(table.names)
     assert sorted(table.cards.values()) == list(letters(players))  # one card each
@@ -165,6 +222,11 @@ def test_a_printed_card_game_is_scored_by_the_host_alone(tmp_path: Path, players
             assert f"Yellow squad: {yellow[0]}" in said
     assert "start the next game at box 4" in said
     assert not squads_said_before_reveal(events, table.names)
+    # each round every player opened one slip, the named box's, and it showed only that box
+    assert [p.label for _, p in table.holders.opened] == [
+        f"box {r}" for r in (1, 2, 3) for _ in range(players)]
+    assert not squad_slips_showing_more(deck, table.holders.opened)
+    assert not asked_to_show(events)
     secrets = [e for e in events if e["event"] == "secrets"]
     assert len(secrets) == 1 and secrets[0]["secret"] is True
     assert [r["squads"] for r in secrets[0]["rounds"]] == [
@@ -179,17 +241,18 @@ def test_the_host_asks_for_the_deck_number_and_refuses_a_misheard_one(tmp_path: 
     read_out = [spoken(misheard[:3]), spoken(misheard[3:]),  # three digits at a time
                 "one two three four five six seven", spoken(other_players), "what",
                 spoken(deck.number[:3]), "the deck number is " + deck.number[3:]]
-    table = PrintedTable(printed_fronts(tmp_path, deck), deck, 5, read_out)
+    table = PrintedTable(deck, 5, read_out)
     events = play(tmp_path, deck, "", table, seed=8)
     says = [e["text"] for e in events if e["event"] == "say"]
     assert "first three digits" in says[0] or "the first three?" in says[0]
     assert says[1].startswith(spoken(misheard[:3]).capitalize() + ".")
     assert "does not check out" in says[2]
     assert "has 6 digits" in says[3]
-    assert "That deck has 4 cards, but 5 of you are playing" in says[4]
+    assert "That deck is for 4 players, but 5 of you are playing" in says[4]
     assert "didn't" in says[5]  # not a number: asked again
     assert "last three" in says[6]
-    assert f"Deck {deck.printed}" in says[7] and "take card" in says[7]
+    assert f"Deck {deck.printed}" in says[7]
+    assert "take letter" in next(s for s in says[7:] if "box 1" in s)
     records = read_records(tmp_path / "game.jsonl")
     assert [a.choice for a in actions_of(records)][:7] == [
         misheard[:3], misheard[3:], "1234567", other_players, deck.number[:3], deck.number[3:],
@@ -201,7 +264,7 @@ def test_the_host_asks_for_the_deck_number_and_refuses_a_misheard_one(tmp_path: 
 
 def test_a_kill_after_the_deck_number_loses_nothing(tmp_path: Path) -> None:
     deck = Deck("secret-squad", 4, 77)
-    table = PrintedTable(printed_fronts(tmp_path, deck), deck, 4,
+    table = PrintedTable(deck, 4,
                          [spoken(deck.number[:3]), spoken(deck.number[3:])])
     command = play_text("secret-squad", tmp_path, 4, 3, "--cards")
     resume = resume_text(tmp_path)
@@ -219,6 +282,24 @@ def test_a_kill_after_the_deck_number_loses_nothing(tmp_path: Path) -> None:
     assert len(actions_of(records)) == 2 + 3 * (1 + 12 + 1 + 4)
     over = [e for e in seen if e["event"] == "game_over"]
     assert over[0]["scores"] == table.expected_scores()
+
+
+def test_the_slip_checks_catch_a_card_of_every_box_and_a_call_to_show_it() -> None:
+    """The checks above are not blind: a piece opened at box 1 that shows all the boxes (a
+    whole card) is caught, and so is a line asking to show a card or compare slips."""
+    deck = Deck("secret-squad", 4, 12)
+    holders = Holders(pieces(deck))
+    holders.hear("Fox, take letter B. Owl, take letter A. Now open only your box 2 slip.")
+    assert [(n, p.letter, p.label) for n, p in holders.opened] == [("fox", "B", "box 2"),
+                                                                   ("owl", "A", "box 2")]
+    assert not squad_slips_showing_more(deck, holders.opened)
+    card_b = squad_layout(deck).card(1)
+    whole_card = replace(holders.opened[0][1], inside=tuple(
+        text for box, squad in enumerate(card_b, 1) for text in (str(box), SQUAD_MARKS[squad])))
+    assert squad_slips_showing_more(deck, [("fox", whole_card)]) == [whole_card]
+    for line in ("Everyone, open your card and show box 1.", "Compare your slips for row 2."):
+        assert asked_to_show([{"event": "say", "text": line}]), line
+    assert not asked_to_show([{"event": "say", "text": "Three, two, one, show your easels!"}])
 
 
 def test_a_deck_for_another_game_or_table_is_refused_at_the_start(tmp_path: Path) -> None:

@@ -12,7 +12,16 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from voicehost.games.deck import DIGITS, GAME_CODES, PLAYER_RANGES, SEEDS, Deck, DeckNumberError
+from voicehost.cards.pieces import IDENTITY, PRIVATE, SLIP, pieces, slips_of
+from voicehost.games.deck import (
+    DIGITS,
+    GAME_CODES,
+    PLAYER_RANGES,
+    SEEDS,
+    Deck,
+    DeckNumberError,
+    letters,
+)
 from voicehost.games.ferret_out import ROUNDS, FerretOut, PouchPair
 from voicehost.games.layout import (
     ENGINEER,
@@ -178,3 +187,41 @@ def test_impostors_sit_on_different_cards_across_decks() -> None:
     decks = [Deck("secret-operation", 5, seed) for seed in seeds]
     first = Counter(operation_layout(deck, BOARDS).identities.index(IMPOSTOR) for deck in decks)
     assert len(first) == 4  # the first impostor card is any of A to D, never fixed
+
+
+# -- the pieces printed ----------------------------------------------------------------------
+
+
+def test_each_letter_has_one_slip_per_box_and_row_showing_that_one_only() -> None:
+    """Over many decks: every letter has exactly one slip for each box (rows 1-16 for Ferret
+    Out's 8 rounds), outside only the game, letter, box and deck number, inside that box's
+    squad (that row's six numbered words) and nothing more; Secret Operation keeps one identity
+    card per letter."""
+    for deck in all_decks("secret-squad", range(0, SEEDS, 50)):
+        layout, all_pieces = squad_layout(deck), pieces(deck)
+        for at, letter in enumerate(letters(deck.players)):
+            slips = slips_of(all_pieces, letter)
+            assert sorted(slips) == sorted(f"box {b}" for b in range(1, SQUAD_BOXES + 1))
+            for box, squad in enumerate(layout.card(at), 1):
+                piece = slips[f"box {box}"]
+                assert piece.outside == ("Secret Squad", letter, f"box {box}",
+                                         f"deck {deck.printed}")
+                assert piece.inside == (str(box), squad.upper())
+        assert len(all_pieces) == SQUAD_BOXES * deck.players
+    for deck in all_decks("ferret-out", range(0, SEEDS, 50)):
+        layout, all_pieces = ferret_layout(deck, POUCHES, 2), pieces(deck)
+        for at, letter in enumerate(letters(deck.players)):
+            slips = slips_of(all_pieces, letter)
+            assert sorted(slips) == sorted(f"row {r}" for r in range(1, 17))
+            for row in layout.rows:
+                piece = slips[f"row {row.round}"]
+                assert set(piece.outside) == {"Ferret Out", letter, f"row {row.round}",
+                                              f"deck {deck.printed}"}
+                assert piece.inside[1::2] == row.words_on(at)
+                assert piece.inside[::2] == tuple(str(n) for n in range(1, 7))
+                assert piece.batch == row.row_card
+        assert {p.kind for p in all_pieces} == {SLIP}
+    for deck in all_decks("secret-operation", range(0, SEEDS, 100)):
+        private = [p for p in pieces(deck) if p.kind in PRIVATE]
+        assert [p.kind for p in private] == [IDENTITY] * deck.players
+        assert [p.letter for p in private] == list(letters(deck.players))

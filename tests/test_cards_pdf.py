@@ -1,6 +1,7 @@
 """The printed decks as a printer would print them: `voicehost cards` writes the PDF, poppler
 turns its pages to pixels (pdftoppm) and to words with their boxes (pdftotext -bbox), and every
-card must fit its cut lines and show exactly the secrets its deck number stands for."""
+card and slip must fit its cut lines, fold the way its page says, and show on each face exactly
+what its piece (cards/pieces.py) describes: the secrets its deck number stands for."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 from drive import voicehost
 
+from voicehost.cards.pieces import IDENTITY, PRIVATE, SLIP, Piece, pieces
 from voicehost.cards.render import render
 from voicehost.cards.sheet import PAPERS, PlacedCard, Rect
 from voicehost.games.deck import Deck, letters
@@ -41,11 +43,12 @@ WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="
                   r"(.*?)</word>")
 PAGE = re.compile(r"<page [^>]*>(.*?)</page>", re.S)
 
-# (game, players, seed, --set given): Ferret Out prints 2 cards of rows each, 4 to play to 20
+# (game, players, seed, --set given): Ferret Out prints rows 1-16 of slips, 1-32 to play to 20
 DECKS = [("secret-squad", 10, 482, ()), ("secret-squad", 3, 17, ()), ("ferret-out", 7, 250, ()),
          ("ferret-out", 3, 9, ("end=20",)), ("secret-operation", 10, 901, ()),
          ("secret-operation", 4, 3, ())]
-PRIVATE = ("player", "more_rows")  # the kinds of card a player keeps secret
+SQUAD_WORDS = {"YELLOW", "RED"}
+IDENTITY_WORDS = {"ENGINEER", "IMPOSTOR"}
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class Printed:
     settings: tuple[str, ...]
     placed: list[PlacedCard]
     headers: list[tuple[int, Rect]]
+    pieces: tuple[Piece, ...]  # what each placed card is: `pieces[card.index]`
     pages: list[list[Word]]
     images: list[np.ndarray]
 
@@ -96,7 +100,8 @@ def print_deck(folder: Path, deck: Deck, paper: str, given: tuple[str, ...]) -> 
                    check=True)
     images = [read_pgm(p) for p in sorted(folder.glob("page-*.pgm"))]
     assert len(images) == len(pages) == sheet.page
-    return Printed(deck, paper, given, sheet.placed, sheet.headers, pages, images)
+    return Printed(deck, paper, given, sheet.placed, sheet.headers, pieces(deck, settings),
+                   pages, images)
 
 
 @pytest.fixture(scope="module", params=[(d, p) for d in DECKS for p in PAPERS],
@@ -165,11 +170,10 @@ def words_in(printed: Printed, card: PlacedCard, panel: int) -> list[str]:
 
 
 def player_cards(printed: Printed) -> list[PlacedCard]:
-    """Every private card: each player's first, then each player's second (Ferret Out), ..."""
+    """Every private piece, in print order: Secret Squad's slips letter by letter, Ferret Out's
+    letter by letter for rows 1-8, then for rows 9-16, ...; Secret Operation's identity cards."""
     cards = [c for c in printed.placed if c.kind in PRIVATE]
-    players = printed.deck.players
-    assert [c.index for c in cards] == list(range(players)) * (len(cards) // players)
-    assert [c.kind for c in cards[:players]] == ["player"] * players
+    assert [c.index for c in cards] == list(range(len(cards)))
     return cards
 
 
@@ -178,44 +182,93 @@ def row_layout(printed: Printed) -> FerretLayout:
     return ferret_layout(printed.deck, POUCHES, row_cards_for(given.get("end", "rounds")))
 
 
-def test_every_back_shows_its_letter_and_the_deck_number(printed: Printed) -> None:
+def face_words(texts: tuple[str, ...]) -> Counter[str]:
+    return Counter(" ".join(texts).split())
+
+
+def test_every_outside_shows_its_letter_and_the_deck_number_only(printed: Printed) -> None:
+    """The face everyone may see: as its piece says, with the letter, the deck number and
+    (a slip) its box or row, and no secret."""
     number = printed.deck.printed.split()
-    cards = player_cards(printed)
-    for at, card in enumerate(cards):
-        back = words_in(printed, card, 0)
-        assert letters(printed.deck.players)[card.index] in back and back[-2:] == number, back
-        if printed.deck.game == "ferret-out":
-            rows = row_layout(printed).on_row_card(1 + at // printed.deck.players)
-            assert f"{rows[0].round}-{rows[-1].round}" in back, back
+    secret_words = SQUAD_WORDS | IDENTITY_WORDS
+    if printed.deck.game == "ferret-out":
+        secret_words |= {w for row in row_layout(printed).rows
+                         for w in (*row.ferret_words, *row.weasel_words)}
+    for card in player_cards(printed):
+        piece = printed.pieces[card.index]
+        outside = words_in(printed, card, 0)
+        assert Counter(outside) == face_words(piece.outside), (outside, piece)
+        assert piece.letter in outside and outside[-2:] == number, outside
+        if card.kind == SLIP:
+            assert " ".join(outside[-5:-3]) == piece.label
+        assert not secret_words & set(outside), outside
 
 
 def test_ferret_out_prints_the_rows_its_ending_needs(printed: Printed) -> None:
     if printed.deck.game != "ferret-out":
         return
-    needed = 4 if "end=20" in printed.settings else 2
+    needed = 32 if "end=20" in printed.settings else 16
     assert len(player_cards(printed)) == needed * printed.deck.players
-    assert len(row_layout(printed).rows) == needed * 8
+    assert len(row_layout(printed).rows) == needed
+    labels = [printed.pieces[c.index].label for c in player_cards(printed)]
+    assert sorted(set(labels)) == sorted(f"row {r}" for r in range(1, needed + 1))
+    # rows 9 on start on a page of their own, so they can wait until they are needed
+    first_late = next(c for c in player_cards(printed)
+                      if printed.pieces[c.index].label == "row 9")
+    assert all(c.page < first_late.page for c in player_cards(printed)
+               if int(printed.pieces[c.index].label.split()[1]) <= 8)
 
 
-def test_every_front_shows_the_secrets_of_its_card(printed: Printed) -> None:
+def test_every_inside_shows_the_one_secret_of_its_slip(printed: Printed) -> None:
+    """A slip's inside shows its one box's squad (or its one row's six numbered words) for its
+    letter, as the deck number stands for; an identity card's inside its identity."""
     deck = printed.deck
-    for at, card in enumerate(player_cards(printed)):
-        front = words_in(printed, card, 1)
-        assert front[:2] == ["Card", letters(deck.players)[card.index]]
+    for card in player_cards(printed):
+        piece = printed.pieces[card.index]
+        inside = words_in(printed, card, 1)
+        assert Counter(inside) == face_words(piece.inside), (inside, piece)
+        at = letters(deck.players).index(piece.letter)
         if deck.game == "secret-squad":
-            squads = [w for w in front if w in ("YELLOW", "RED")]
-            assert squads == [s.upper() for s in squad_layout(deck).card(card.index)]
-            assert [w for w in front if w.isdigit()] == [str(n) for n in range(1, 9)]
+            box = int(piece.label.removeprefix("box "))
+            squads = [w for w in inside if w in SQUAD_WORDS]
+            assert squads == [squad_layout(deck).card(at)[box - 1].upper()]
+            assert [w for w in inside if w.isdigit()] == [str(box)]
         elif deck.game == "ferret-out":
-            shown = [w for w in front[front.index("names.") + 1:]
-                     if not w.isdigit() and w != "Row"]
-            rows = row_layout(printed).on_row_card(1 + at // deck.players)
-            expected = [w for row in rows for w in row.words_on(card.index)]
-            assert shown == expected
+            row = row_layout(printed).rows[int(piece.label.removeprefix("row ")) - 1]
+            assert inside[1::2] == list(row.words_on(at))
+            assert inside[::2] == [str(n) for n in range(1, 7)]
         else:
-            identity = operation_layout(deck, BOARDS).identities[card.index]
-            assert identity.upper() in front
-            assert {"ENGINEER", "IMPOSTOR"} - {identity.upper()} & set(front) == set()
+            identity = operation_layout(deck, BOARDS).identities[at]
+            assert inside[:2] == ["Card", piece.letter] and identity.upper() in inside
+            assert IDENTITY_WORDS & set(inside) == {identity.upper()}
+
+
+def test_folding_the_side_flaps_hides_every_inside_and_no_tab(printed: Printed) -> None:
+    """On each page the slips' fold lines are two straight lines down the page; each flap,
+    folded over its fold line, lands exactly on its slip's inside and off its tab; and each
+    fold line is printed dashed."""
+    slips = [c for c in printed.placed if c.kind == SLIP]
+    if not slips:
+        assert {c.kind for c in printed.placed if c.kind in PRIVATE} == {IDENTITY}
+        return
+    for page in {c.page for c in slips}:
+        on_page = [c for c in slips if c.page == page]
+        folds = set()
+        for card in on_page:
+            tab, inside, flap = card.panels
+            fold = flap.x + flap.w if flap.x < inside.x else flap.x
+            folds.add(round(fold, 3))
+            mirrored = Rect(2 * fold - flap.x - flap.w, flap.y, flap.w, flap.h)
+            assert [round(v, 6) for v in (mirrored.x, mirrored.y, mirrored.w, mirrored.h)] == [
+                round(v, 6) for v in (inside.x, inside.y, inside.w, inside.h)], card
+            covered = (min(fold, mirrored.x), max(fold, mirrored.x + mirrored.w))
+            assert tab.x >= covered[1] - 1e-6 or tab.x + tab.w <= covered[0] + 1e-6, card
+            image = printed.images[page - 1]
+            column = image[px(card.outline.y) + 2: px(card.outline.y + card.outline.h) - 2,
+                           px(fold) - 1: px(fold) + 1].min(axis=1)
+            dark = column < DARK
+            assert 0.25 < dark.mean() < 0.95, f"{card}: no dashed fold line at {fold}"
+        assert len(folds) == 2, f"page {page}: fold lines at {sorted(folds)}"
 
 
 def test_secret_operation_prints_every_game_card_and_board(printed: Printed) -> None:
@@ -229,20 +282,22 @@ def test_secret_operation_prints_every_game_card_and_board(printed: Printed) -> 
     assert backs == {"Secret Operation"}, "game cards must look alike face down"
     boards = [c for c in printed.placed if c.kind == "board"]
     layout = operation_layout(printed.deck, BOARDS)
-    for board, demand, name in zip(boards, layout.modules, layout.boards, strict=True):
+    for number, (board, demand, name) in enumerate(
+            zip(boards, layout.modules, layout.boards, strict=True), 1):
         text = words_in(printed, board, 0)
-        assert text[:5] == ["Module", str(board.index + 1), "-", "board", name]
+        assert text[:5] == ["Module", str(number), "-", "board", name]
         needs = " ".join(text[text.index("Needs:") + 1:]).replace(",", "").split()
         assert needs[: len(demand)] == list(demand)
 
 
 def test_cards_refuses_a_deck_the_game_cannot_have(tmp_path: Path) -> None:
-    for game, players, seed in [("ferret-out", 8, 1), ("secret-operation", 3, 1),
-                                ("secret-squad", 4, 1000)]:
+    for game, players, seed, problem in [("ferret-out", 8, 1, "players"),
+                                         ("secret-operation", 3, 1, "players"),
+                                         ("secret-squad", 4, 1000, "seed")]:
         run = subprocess.run(voicehost("cards", game, "--players", str(players), "--seed",
                                        str(seed), "--out", str(tmp_path / "x.pdf")),
                              capture_output=True, text=True)
-        assert run.returncode != 0 and "players" in run.stderr and "Traceback" not in run.stderr
+        assert run.returncode != 0 and problem in run.stderr and "Traceback" not in run.stderr
         assert not (tmp_path / "x.pdf").exists()
 
 
@@ -251,4 +306,4 @@ def test_one_page_is_one_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
     assert main(["cards", "secret-squad", "--players", "3", "--seed", "1",
                  "--out", str(tmp_path / "cards.pdf")]) == 0
-    assert "3 private cards, 1 page in" in capsys.readouterr().out  # was "1 pages"
+    assert "24 private slips, 1 page in" in capsys.readouterr().out  # not "1 pages"

@@ -29,7 +29,8 @@ WORDS = {"a": "violin", "b": "cello", "answer": "yup", "board": "A", "card": "en
          "sleeves": "Slide every card up one notch.",
          "squad": "yellow", "takes": "Fox, take card C.", "target": "Owl",
          "weasel": "Bear", "what": "Fox's answer, yup", "winners": "Fox", "word": "Lantern",
-         "yellow": "Fox", "yup": "Bear", "left_of": "Owl", "got": "five", "module": "two", "digits": "6"}
+         "yellow": "Fox", "yup": "Bear", "steps": "Fold the flaps in.",
+         "rule": "Keep your slips shut.", "left_of": "Owl", "got": "five", "module": "two", "digits": "6"}
 # every count a line may name: the least it is in play (players: 3, a module: 3 cards, a
 # warning: 2 seconds left), tried at that and one more; counts that can be 1 are tried at 1
 LEAST = {"aside": 8, "assembled": 0, "box": 1, "cards": 3, "count": 0, "deck": 2, "each": 1,

@@ -1,192 +1,186 @@
-"""The printed deck: each game's private cards (and Secret Operation's game cards) as a PDF."""
+"""The printed deck: each game's pieces (cards/pieces.py) drawn on pages as a PDF, every face
+showing exactly the texts its piece describes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from itertools import groupby
 from typing import Any
 
-from voicehost.cards.sheet import Rect, Sheet
-from voicehost.games.deck import Deck, letters
-from voicehost.games.ferret_out import PouchPair
-from voicehost.games.layout import (
-    IMPOSTOR,
-    FerretRow,
-    ferret_layout,
-    operation_layout,
-    row_cards_for,
-    squad_layout,
+from voicehost.cards.pieces import (
+    BOARD,
+    GAME_CARD,
+    IDENTITY,
+    PRIVATE,
+    SLIP,
+    TITLES,
+    Piece,
+    pieces,
 )
+from voicehost.cards.sheet import Rect, Sheet
+from voicehost.games.deck import Deck
 from voicehost.games.secret_operation import BLOCK
 from voicehost.prompts_dir import load_yaml
 
-TITLES = {"secret-squad": "Secret Squad", "ferret-out": "Ferret Out",
-          "secret-operation": "Secret Operation"}
-FOLD_HINT = "cut on the solid lines, fold on the dashed line with the print outside"
-
-SQUAD_PANEL = (88.0, 62.0)
-FERRET_PANEL = (95.0, 86.0)
 IDENTITY_PANEL = (88.0, 62.0)
 GAME_CARD_PANEL = (44.0, 62.0)
-BOARD = (90.0, 62.0)
+BOARD_SIZE = (90.0, 62.0)
 
-SQUAD_MARKS = {"yellow": "YELLOW", "red": "RED"}
-SQUAD_FILL = {"yellow": (255, 236, 130), "red": (244, 160, 160)}
-COMPONENT_FILL = {"mechanics": (200, 215, 235), "electronics": (205, 235, 205),
-                  "energy": (250, 225, 190), BLOCK: (225, 225, 225)}
-
-
-def heading(deck: Deck, what: str) -> str:
-    return f"{TITLES[deck.game]}  -  deck {deck.printed}  -  {what}: {FOLD_HINT}"
+SQUAD_FILL = {"YELLOW": (255, 236, 130), "RED": (244, 160, 160)}
+COMPONENT_FILL = {"MECHANICS": (200, 215, 235), "ELECTRONICS": (205, 235, 205),
+                  "ENERGY": (250, 225, 190), BLOCK.upper(): (225, 225, 225)}
+SLIP_RULES = {"secret-squad": "slip_rule_box", "ferret-out": "slip_rule_row"}
 
 
-def draw_back(sheet: Sheet, back: Rect, letter: str, deck: Deck, note: str = "") -> None:
-    """The face everyone may see: a large letter, the game and the deck number (and `note`,
-    which of a player's cards this is, when they have several)."""
+def steps(key: str) -> str:
+    """How to make the pieces, as the host says it too (prompts/cards/lines.yaml)."""
+    return load_yaml("cards/lines.yaml")[key]
+
+
+def heading(deck: Deck, what: str, how: str) -> tuple[str, ...]:
+    return (f"{TITLES[deck.game]}  -  deck {deck.printed}  -  {what}", how)
+
+
+def draw_back(sheet: Sheet, back: Rect, texts: tuple[str, ...]) -> None:
+    """A folding card's face everyone may see: the game, a large letter, the deck number."""
+    title, letter, number = texts
     sheet.hatch(back)
     inner = back.inset(4)
-    sheet.fit(TITLES[deck.game], inner.row(0, 7), size=11, style="B", background=True)
-    if note:
-        sheet.fit(letter, inner.row(9, inner.h - 30), size=56, style="B", background=True)
-        sheet.fit(note, inner.row(inner.h - 19, 8), size=12, style="B", background=True)
-    else:
-        sheet.fit(letter, inner.row(9, inner.h - 22), size=64, style="B", background=True)
-    sheet.fit(f"deck {deck.printed}", inner.row(inner.h - 9, 8), size=12, style="B",
-              background=True)
+    sheet.fit(title, inner.row(0, 7), size=11, style="B", background=True)
+    sheet.fit(letter, inner.row(9, inner.h - 22), size=64, style="B", background=True)
+    sheet.fit(number, inner.row(inner.h - 9, 8), size=12, style="B", background=True)
 
 
-def front_heading(sheet: Sheet, front: Rect, letter: str, deck: Deck, hint: str) -> Rect:
-    """The top line of a front, and the room left below it."""
-    inner = front.inset(3)
-    sheet.fit(f"Card {letter}  -  {TITLES[deck.game]}", inner.row(0, 5), size=9, style="B",
-              align="L")
-    sheet.fit(hint, inner.row(5, 4), size=7, align="L")
-    return Rect(inner.x, inner.y + 10, inner.w, inner.h - 10)
+# -- slips (Secret Squad, Ferret Out) -----------------------------------------------------------
 
 
-# -- Secret Squad -------------------------------------------------------------------------------
+def draw_slips(sheet: Sheet, deck: Deck, deck_pieces: tuple[Piece, ...]) -> None:
+    """Each letter's slips of one batch as a block; a later batch starts on a new page."""
+    how = f"{steps('slip_steps')} {steps(SLIP_RULES[deck.game])}"
+    index = 0
+    for _, in_batch in groupby(deck_pieces, key=lambda p: p.batch):
+        batch_pieces = list(in_batch)
+        what = "private slips"
+        if deck.game == "ferret-out":
+            what += f", {batch_pieces[0].label.replace('row', 'rows')}-{batch_pieces[-1].label[4:]}"
+        page_heading = heading(deck, what, how)
+        if sheet.page:
+            sheet.new_page(page_heading)
+        for _, block in groupby(batch_pieces, key=lambda p: p.letter):
+            block_pieces = list(block)
+            faces = sheet.slip_block(SLIP, index, len(block_pieces), page_heading)
+            for piece, (tab, inside) in zip(block_pieces, faces, strict=True):
+                draw_tab(sheet, tab, piece.outside)
+                INSIDES[deck.game](sheet, inside, piece.inside)
+            index += len(block_pieces)
 
 
-def player_cards(sheet: Sheet, deck: Deck, panel: tuple[float, float], what: str,
-                 kind: str = "player", note: str = "") -> Iterator[tuple[int, str, Rect]]:
-    """Each player's folding card with its back drawn: (index, letter, front)."""
-    for index, letter in enumerate(letters(deck.players)):
-        back, front = sheet.folding_card(kind, index, panel, heading(deck, what))
-        draw_back(sheet, back, letter, deck, note)
-        yield index, letter, front
+def draw_tab(sheet: Sheet, tab: Rect, texts: tuple[str, ...]) -> None:
+    title, letter, label, number = texts
+    inner = tab.inset(0.8)
+    sheet.fit(title, inner.row(0, 2.4), size=6, style="B")
+    sheet.fit(letter, inner.row(2.4, 5.2), size=15, style="B")
+    sheet.fit(label, inner.row(7.6, 2.8), size=8, style="B")
+    sheet.fit(number, inner.row(10.5, 2.4), size=6)
 
 
-def squad_cards(sheet: Sheet, deck: Deck, settings: Any) -> None:
-    layout = squad_layout(deck)
-    for index, letter, front in player_cards(sheet, deck, SQUAD_PANEL, "private cards"):
-        room = front_heading(sheet, front, letter, deck,
-                             "Look only at the box the host names.")
-        boxes = [cell for row in room.rows(2, gap=2) for cell in row.columns(4, gap=2)]
-        for number, (cell, squad) in enumerate(zip(boxes, layout.card(index), strict=True), 1):
-            squad_box(sheet, cell, number, squad)
-
-
-def squad_box(sheet: Sheet, cell: Rect, number: int, squad: str) -> None:
+def squad_inside(sheet: Sheet, cell: Rect, texts: tuple[str, ...]) -> None:
+    """One box: its number and squad, YELLOW dotted or RED striped (so it reads in black and
+    white and without colour vision)."""
+    number, mark = texts
+    cell = cell.inset(1.2)
     pdf = sheet.pdf
-    pdf.set_fill_color(*SQUAD_FILL[squad])
+    pdf.set_fill_color(*SQUAD_FILL[mark])
     pdf.set_draw_color(0, 0, 0)
     pdf.set_line_width(0.3)
     pdf.rect(cell.x, cell.y, cell.w, cell.h, style="DF")
     pattern = cell.inset(0.8)
-    if squad == "red":
+    if mark == "RED":
         sheet.stripes(pattern)
     else:
         sheet.dots(pattern)
-    sheet.fit(str(number), Rect(cell.x + 1, cell.y + 1.5, cell.w - 2, 7), size=14, style="B",
+    sheet.fit(number, Rect(cell.x + 1, cell.y + 0.8, 8, 5), size=10, style="B",
               background=True)
-    sheet.fit(SQUAD_MARKS[squad], Rect(cell.x + 1, cell.y + cell.h - 8, cell.w - 2, 6),
-              size=9, style="B", background=True)
+    sheet.fit(mark, Rect(cell.x + 10, cell.y + 0.8, cell.w - 11, cell.h - 1.6), size=11,
+              style="B", background=True)
 
 
-# -- Ferret Out ---------------------------------------------------------------------------------
+def ferret_inside(sheet: Sheet, area: Rect, texts: tuple[str, ...]) -> None:
+    """One row: six numbered words, two to a line."""
+    sheet.pdf.set_draw_color(150, 150, 150)
+    sheet.pdf.set_line_width(0.2)
+    inner = area.inset(1.0)
+    sheet.pdf.rect(inner.x, inner.y, inner.w, inner.h)
+    pairs = list(zip(texts[::2], texts[1::2], strict=True))
+    cells = [cell for line in inner.inset(0.3).rows(3) for cell in line.columns(2)]
+    for cell, (number, word) in zip(cells, pairs, strict=True):
+        sheet.fit(number, Rect(cell.x, cell.y, 3.2, cell.h), size=6.5, style="B", align="L")
+        sheet.fit(word, Rect(cell.x + 3.2, cell.y, cell.w - 3.2, cell.h), size=6.5, align="L")
 
 
-def ferret_cards(sheet: Sheet, deck: Deck, settings: Any) -> None:
-    """Each player's cards of rows, as many as the game's ending needs: every player's first
-    card, then every player's second, ... so the later pages can wait until they are needed."""
-    pairs = [PouchPair.from_json(p) for p in load_yaml("ferret_out/pouches.yaml")["pouches"]]
-    layout = ferret_layout(deck, pairs, row_cards_for(settings.end if settings else "rounds"))
-    for row_card in range(1, layout.row_cards + 1):
-        rows = layout.on_row_card(row_card)
-        span = f"rows {rows[0].round}-{rows[-1].round}"
-        kind = "player" if row_card == 1 else "more_rows"
-        for index, letter, front in player_cards(sheet, deck, FERRET_PANEL,
-                                                 f"private cards, {span}", kind, span):
-            ferret_rows(sheet, front, letter, deck, index, rows)
-
-
-def ferret_rows(sheet: Sheet, front: Rect, letter: str, deck: Deck, index: int,
-                rows: tuple[FerretRow, ...]) -> None:
-    room = front_heading(sheet, front, letter, deck,
-                         "Each round, read only the row and number the host names.")
-    for row, area in zip(rows, room.rows(len(rows), gap=0.8), strict=True):
-        sheet.pdf.set_draw_color(150, 150, 150)
-        sheet.pdf.set_line_width(0.2)
-        sheet.pdf.rect(area.x, area.y, area.w, area.h)
-        label, words = Rect(area.x, area.y, 11, area.h), Rect(
-            area.x + 11, area.y, area.w - 11, area.h)
-        sheet.fit(f"Row {row.round}", label, size=7, style="B")
-        for number, (cell, word) in enumerate(
-                zip(words.columns(6), row.words_on(index), strict=True), 1):
-            sheet.fit(str(number), cell.row(0.4, cell.h / 2 - 0.4), size=6, style="B")
-            sheet.fit(word, cell.row(cell.h / 2, cell.h / 2 - 0.4), size=7)
+INSIDES = {"secret-squad": squad_inside, "ferret-out": ferret_inside}
 
 
 # -- Secret Operation ---------------------------------------------------------------------------
 
-IDENTITY_WORDS = {IMPOSTOR: ("IMPOSTOR", "Make the robot fail."),
-                  "engineer": ("ENGINEER", "Build the robot.")}
+
+def draw_operation(sheet: Sheet, deck: Deck, deck_pieces: tuple[Piece, ...]) -> None:
+    identity_heading = heading(deck, "identity cards", steps("identity_steps"))
+    game_heading = heading(deck, "game cards", steps("game_card_steps"))
+    board_heading = heading(deck, "module boards", steps("board_steps"))
+    for index, piece in enumerate(deck_pieces):
+        if piece.kind == IDENTITY:
+            back, front = sheet.folding_card(IDENTITY, index, IDENTITY_PANEL, identity_heading)
+            draw_back(sheet, back, piece.outside)
+            card, dash, title, hint, word, mission = piece.inside
+            inner = front.inset(3)
+            sheet.fit(f"{card}  {dash}  {title}", inner.row(0, 5), size=9, style="B",
+                      align="L")
+            sheet.fit(hint, inner.row(5, 4), size=7, align="L")
+            sheet.fit(word, inner.row(16, 18), size=28, style="B")
+            sheet.fit(mission, inner.row(38, 8), size=11)
+        elif piece.kind == GAME_CARD:
+            back, front = sheet.folding_card(GAME_CARD, index, GAME_CARD_PANEL, game_heading)
+            sheet.hatch(back)
+            sheet.fit(piece.outside[0], back.inset(3).row(20, 10), size=10, style="B",
+                      background=True)
+            inner = front.inset(3)
+            sheet.pdf.set_fill_color(*COMPONENT_FILL[piece.inside[0]])
+            sheet.pdf.rect(inner.x, inner.y, inner.w, inner.h, style="F")
+            sheet.fit(piece.inside[0], inner.row(22, 10), size=12, style="B", background=True)
+        else:
+            draw_board(sheet, sheet.flat_card(BOARD, index, BOARD_SIZE, board_heading),
+                       piece.outside)
 
 
-def operation_cards(sheet: Sheet, deck: Deck, settings: Any) -> None:
-    layout = operation_layout(deck, load_yaml("secret_operation/boards.yaml"))
-    for index, letter, front in player_cards(sheet, deck, IDENTITY_PANEL, "identity cards"):
-        room = front_heading(sheet, front, letter, deck, "Your identity. Keep it secret.")
-        word, mission = IDENTITY_WORDS[layout.identities[index]]
-        sheet.fit(word, room.row(6, 18), size=28, style="B")
-        sheet.fit(mission, room.row(28, 8), size=11)
-
-    for index, card in enumerate(layout.components):
-        back, front = sheet.folding_card("game", index, GAME_CARD_PANEL,
-                                         heading(deck, "game cards"))
-        sheet.hatch(back)
-        sheet.fit(TITLES[deck.game], back.inset(3).row(20, 10), size=10, style="B",
-                  background=True)
-        pdf = sheet.pdf
-        pdf.set_fill_color(*COMPONENT_FILL[card])
-        inner = front.inset(3)
-        pdf.rect(inner.x, inner.y, inner.w, inner.h, style="F")
-        sheet.fit(card.upper(), inner.row(22, 10), size=12, style="B", background=True)
-
-    for number, (demand, board) in enumerate(zip(layout.modules, layout.boards, strict=True), 1):
-        outline = sheet.flat_card("board", number - 1, BOARD, heading(deck, "module boards"))
-        inner = outline.inset(3)
-        sheet.fit(f"Module {number}  -  board {board}", inner.row(0, 8), size=13, style="B")
-        sheet.fit("Needs: " + ", ".join(demand), inner.row(9, 6), size=9)
-        for slot, component in zip(inner.row(20, inner.h - 20).columns(len(demand), gap=3),
-                                   demand, strict=True):
-            sheet.pdf.set_draw_color(0, 0, 0)
-            sheet.pdf.set_dash_pattern(dash=1, gap=1)
-            sheet.pdf.rect(slot.x, slot.y, slot.w, slot.h)
-            sheet.pdf.set_dash_pattern()
-            sheet.fit(component, slot.inset(2), size=9)
-
-
-# Each game's drawing, given the settings the table will play with (Ferret Out's ending says
-# how many rows to print).
-DRAW: dict[str, Callable[[Sheet, Deck, Any], None]] = {
-    "secret-squad": squad_cards, "ferret-out": ferret_cards,
-    "secret-operation": operation_cards,
-}
+def draw_board(sheet: Sheet, outline: Rect, texts: tuple[str, ...]) -> None:
+    module, dash, board, needs, *demand = texts
+    inner = outline.inset(3)
+    sheet.fit(f"{module}  {dash}  {board}", inner.row(0, 8), size=13, style="B")
+    sheet.fit(needs, inner.row(9, 6), size=9)
+    for slot, component in zip(inner.row(20, inner.h - 20).columns(len(demand), gap=3),
+                               demand, strict=True):
+        sheet.pdf.set_draw_color(0, 0, 0)
+        sheet.pdf.set_dash_pattern(dash=1, gap=1)
+        sheet.pdf.rect(slot.x, slot.y, slot.w, slot.h)
+        sheet.pdf.set_dash_pattern()
+        sheet.fit(component, slot.inset(2), size=9)
 
 
 def render(deck: Deck, paper: str = "a4", settings: Any = None) -> Sheet:
     """The whole deck laid out on pages (call `.output(path)` to write the PDF). `settings`:
-    the game table's settings (None: the defaults)."""
+    the game table's settings (None: the defaults). Each placed card's `index` is its piece's
+    place in `pieces(deck, settings)`."""
     sheet = Sheet(paper, f"{TITLES[deck.game]} cards, deck {deck.printed}")
-    DRAW[deck.game](sheet, deck, settings)
+    deck_pieces = pieces(deck, settings)
+    if deck.game == "secret-operation":
+        draw_operation(sheet, deck, deck_pieces)
+    else:
+        draw_slips(sheet, deck, deck_pieces)
     return sheet
+
+
+def private_count(sheet: Sheet) -> str:
+    """How many private pieces the sheet holds, in words ("24 private slips")."""
+    kinds = [card.kind for card in sheet.placed if card.kind in PRIVATE]
+    name = "slip" if SLIP in kinds else "card"
+    return f"{len(kinds)} private {name}{'' if len(kinds) == 1 else 's'}"

@@ -3,7 +3,14 @@
 A folding card is two panels side by side, the back on the left and the front on the right.
 Cut along the solid outline, fold along the dashed middle line with the print outside, and the
 card has the back on one face and the front on the other: lying face down it shows only the
-back. Lengths are millimetres; y grows down the page.
+back.
+
+Slips come in blocks two columns wide, each slip a flap, an inside and a tab in a line,
+mirrored in the right column (flap | inside | tab  tab | inside | flap). Every block on a page
+starts at the left margin, so the fold lines of all the slips on a page are two straight lines:
+folding both side flaps in over the insides, print inside, hides every inside at once and
+leaves the tabs in the middle in sight; the slips are then cut apart already shut.
+Lengths are millimetres; y grows down the page.
 """
 
 from __future__ import annotations
@@ -15,9 +22,14 @@ from fpdf import FPDF
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN = 10.0
 GAP = 4.0  # between cards, so each cut line belongs to one card
-HEADER = 8.0  # the page's title line above the cards
+HEADER = 10.0  # the page's heading lines above the cards
 MIN_FONT = 5.0
 PT = 25.4 / 72  # millimetres in a typographic point
+
+SLIP_FLAP = 34.0  # a slip's flap, and the inside it covers
+SLIP_TAB = 26.0
+SLIP_HEIGHT = 14.5
+SLIP_BLOCK_WIDTH = 2 * (2 * SLIP_FLAP + SLIP_TAB)
 
 INK = (0, 0, 0)
 HATCH = (205, 205, 205)
@@ -53,7 +65,8 @@ class Rect:
 @dataclass(frozen=True)
 class PlacedCard:
     """Where a card landed: `outline` is its cut line, `panels` its back and front (or one
-    panel for a board that is not folded). `kind` and `index` say which card it is."""
+    panel for a board that is not folded; a slip's tab, inside and flap). `kind` and `index`
+    say which card it is."""
 
     kind: str
     index: int
@@ -88,15 +101,17 @@ class Sheet:
     def page(self) -> int:
         return self.pdf.page
 
-    def new_page(self, heading: str) -> None:
+    def new_page(self, heading: tuple[str, ...]) -> None:
+        """A fresh page, its heading one line after another at the top."""
         self.pdf.add_page()
         width, _ = self.size
         header = Rect(MARGIN, MARGIN, width - 2 * MARGIN, HEADER - 2)
-        self.fit(heading, header, size=10, align="L")
+        for line, area in zip(heading, header.rows(len(heading)), strict=True):
+            self.fit(line, area, size=9, align="L")
         self.headers.append((self.page, header))
         self._cursor = (MARGIN, MARGIN + HEADER, 0.0)
 
-    def place(self, width: float, height: float, heading: str) -> Rect:
+    def place(self, width: float, height: float, heading: tuple[str, ...]) -> Rect:
         """Room for a card of this size: further along the row, on the next row, or on a new
         page (which starts with `heading`)."""
         page_width, page_height = self.size
@@ -114,7 +129,7 @@ class Sheet:
         return Rect(x, y, width, height)
 
     def folding_card(self, kind: str, index: int, panel: tuple[float, float],
-                     heading: str) -> tuple[Rect, Rect]:
+                     heading: tuple[str, ...]) -> tuple[Rect, Rect]:
         """Place a two-panel card and draw its cut and fold lines; returns (back, front)."""
         width, height = panel
         outline = self.place(2 * width, height, heading)
@@ -125,11 +140,40 @@ class Sheet:
         self.placed.append(PlacedCard(kind, index, self.page, outline, (back, front)))
         return back, front
 
-    def flat_card(self, kind: str, index: int, size: tuple[float, float], heading: str) -> Rect:
+    def flat_card(self, kind: str, index: int, size: tuple[float, float],
+                  heading: tuple[str, ...]) -> Rect:
         outline = self.place(*size, heading)
         self.cut_line(outline)
         self.placed.append(PlacedCard(kind, index, self.page, outline, (outline,)))
         return outline
+
+    def slip_block(self, kind: str, first: int, count: int,
+                   heading: tuple[str, ...]) -> list[tuple[Rect, Rect]]:
+        """Place `count` slips as one block (left column top to bottom, then the right one),
+        indexed from `first`; draw their cut and fold lines and hatch their flaps. Returns each
+        slip's (tab, inside)."""
+        rows = (count + 1) // 2
+        block = self.place(SLIP_BLOCK_WIDTH, rows * SLIP_HEIGHT, heading)
+        half = SLIP_BLOCK_WIDTH / 2
+        faces = []
+        for at in range(count):
+            column, row = divmod(at, rows)
+            outline = Rect(block.x + column * half, block.y + row * SLIP_HEIGHT, half,
+                           SLIP_HEIGHT)
+            flap_x = outline.x if column == 0 else outline.x + SLIP_TAB + SLIP_FLAP
+            inside_x = outline.x + SLIP_FLAP if column == 0 else outline.x + SLIP_TAB
+            tab_x = outline.x + 2 * SLIP_FLAP if column == 0 else outline.x
+            flap = Rect(flap_x, outline.y, SLIP_FLAP, SLIP_HEIGHT)
+            inside = Rect(inside_x, outline.y, SLIP_FLAP, SLIP_HEIGHT)
+            tab = Rect(tab_x, outline.y, SLIP_TAB, SLIP_HEIGHT)
+            self.hatch(flap)
+            self.cut_line(outline)
+            self.fold_line(flap.x + SLIP_FLAP if column == 0 else flap.x, outline.y,
+                           outline.y + SLIP_HEIGHT)
+            self.placed.append(PlacedCard(kind, first + at, self.page, outline,
+                                          (tab, inside, flap)))
+            faces.append((tab, inside))
+        return faces
 
     # -- drawing ------------------------------------------------------------------------------
 
