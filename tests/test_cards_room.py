@@ -4,7 +4,7 @@ of a deck number.
 As in tests/test_secret_squad_room.py, the host speaks into the PulseAudio test room and hears
 it with its own recognizer (pocketsphinx); the players are espeak-ng voices played into the
 room. Here the host starts without knowing the cards: it asks for the deck number, a player
-reads it off a card's back (two groups of three digits), and from then on the host deals by
+reads it off a page or slip (two groups of three digits), and from then on the host deals by
 voice, names the box each round and scores the reveal by itself. The players read their squads
 off their cards (the layout the deck number stands for), answer each question card truthfully
 for their squad, point, and correct the host when a read-back is wrong, as a table would.
@@ -41,7 +41,7 @@ PLAYERS = 4
 ROUNDS = 2  # CI time: the rules' three rounds play the same way as two
 DECK = Deck("secret-squad", PLAYERS, 305)  # printed "143 056": a zero to read out too
 GAME_SEED = 42
-TAKE = re.compile(r"(\w+), take card ([A-J])\.")
+TAKE = re.compile(r"(\w+), take letter ([A-J])\.")
 BOX = re.compile(r"\bbox (\d+)\b")
 QUESTION_CARD = re.compile(r"yellow squad: (.+?\?) red squad: (.+?\?)")
 DIGIT = "(?:zero|one|two|three|four|five|six|seven|eight|nine)"
@@ -68,7 +68,7 @@ class PrintedRoomTable(SquadTable):
     def __init__(self, deck_printed: str, seed: int) -> None:
         super().__init__(VOICES)
         self.names = list(Seats.default(PLAYERS).names)
-        self.printed = deck_printed  # as the back of every card shows it
+        self.printed = deck_printed  # as every page and slip shows it
         self.rng = random.Random(seed)
         self.cards: dict[str, str] = {}  # name → the letter the host dealt
         self.box = 0
