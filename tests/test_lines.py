@@ -30,7 +30,8 @@ WORDS = {"a": "violin", "b": "cello", "answer": "yup", "board": "A", "card": "en
          "squad": "yellow", "takes": "Fox, take card C.", "target": "Owl",
          "weasel": "Bear", "what": "Fox's answer, yup", "winners": "Fox", "word": "Lantern",
          "yellow": "Fox", "yup": "Bear", "steps": "Fold the flaps in.",
-         "rule": "Keep your slips shut.", "left_of": "Owl", "got": "five", "module": "two", "digits": "6"}
+         "rule": "Keep your slips shut.", "left_of": "Owl", "got": "five", "module": "two",
+         "digits": "6"}
 # every count a line may name: the least it is in play (players: 3, a module: 3 cards, a
 # warning: 2 seconds left), tried at that and one more; counts that can be 1 are tried at 1
 LEAST = {"aside": 8, "assembled": 0, "box": 1, "cards": 3, "count": 0, "deck": 2, "each": 1,
@@ -84,3 +85,132 @@ def test_ferret_out_says_how_the_game_ends(end: str) -> None:
 
     opening = " ".join(FerretOutTable.from_options(Seats.default(4), 1, {"end": end}).opening())
     assert (f"{end} points" in opening) if end != "rounds" else ("eight rounds" in opening)
+
+
+# -- the kinds of slip a person would not make ------------------------------------------------
+
+SEVERAL, ONE = "Fox and Owl", "Fox"
+SINGULAR = re.compile(r"\b(themself|there is|has|was)\b")
+PLURAL = re.compile(r"\b(themselves|there are|have|were)\b")
+
+
+def counted_lines() -> list[tuple[str, str, str]]:
+    """Lines said of several players (`key`) that have a twin for one (`key`_one)."""
+    found = []
+    for path in FILES:
+        table = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for key in table:
+            if f"{key}_one" in table and "{names}" in str(table[key]):
+                found.append((path.parent.name, key, f"{key}_one"))
+    return found
+
+
+@pytest.mark.parametrize(("game", "many", "one"), counted_lines())
+def test_a_line_agrees_with_how_many_it_names(game: str, many: str, one: str) -> None:
+    lines = Lines(f"{game}/lines.yaml")
+    for phrasing in lines.table[many]:
+        said = phrasing.format(names=SEVERAL)
+        assert not SINGULAR.search(said), f"{game}/{many}: {said!r}"
+    for phrasing in lines.table[one]:
+        said = phrasing.format(names=ONE)
+        assert not PLURAL.search(said), f"{game}/{one}: {said!r}"
+
+
+def test_agreement_needs_a_twin_for_one() -> None:
+    assert ("ferret_out", "named_themselves", "named_themselves_one") in counted_lines()
+
+
+def choices_of_names() -> list[tuple[str, str]]:
+    """(game, decision kind) whose options, read aloud, name players."""
+    return [("secret-squad", "point"), ("ferret-out", "accuse"), ("ferret-out", "weasel"),
+            ("secret-operation", "first_player")]
+
+
+@pytest.mark.parametrize(("game", "kind"), choices_of_names())
+def test_options_to_choose_from_are_joined_with_or(game: str, kind: str) -> None:
+    from voicehost.host.table import Seats
+    from voicehost.registry import GAMES
+
+    table = GAMES[game].table.from_options(Seats.default(5), 1, {})
+    offered = table.say_options(table.example_decision(kind))
+    assert " or " in offered, offered
+    assert not re.search(r"\band (Fox|Owl|Bear|Frog|Whale|myself|you pick)\b", offered), offered
+
+
+def test_a_weasels_points_are_told_as_what_the_weasel_did() -> None:
+    """Every reason for a point names what its scorer did ("fooled a Ferret"), never what
+    somebody else did ("a Ferret missed"), which reads as if the scorer were that somebody."""
+    table = yaml.safe_load((PROMPTS / "ferret_out" / "lines.yaml").read_text(encoding="utf-8"))
+    reasons = {key: said for key, said in table.items() if key.startswith("reason_")}
+    assert len(reasons) == 6
+    for key, said in reasons.items():
+        assert not re.match(r"(a|an|the|every|each)\b", said, flags=re.I), f"{key}: {said!r}"
+
+
+SAID_TWICE = re.compile(r"\b(round \d+|card \d+|box \d+|row \d+)\b.*\b\1\b", flags=re.I)
+
+
+@pytest.mark.parametrize("game", ["secret-squad", "ferret-out", "secret-operation"])
+def test_no_round_or_card_is_said_twice_in_one_breath(game: str, tmp_path: Path) -> None:
+    """A whole game, then the same game resumed after each of its moves: "We are in round 2.
+    Round 2." is the kind of slip this finds."""
+    import io
+    import json
+    import random
+
+    from voicehost.host.events import EventStream
+    from voicehost.host.host import Host, command_groups
+    from voicehost.host.table import Seats
+    from voicehost.lab.random_table import QuietVoice
+    from voicehost.registry import GAMES
+    from voicehost.session import open_saved
+    from voicehost.store.journal import Journal, read_records
+    from voicehost.voice import EndOfInput, Hearing, Recording
+
+    commands = {p for _, templates in command_groups() for t in templates for p in [t]}
+    refusing = {"no", "nah", "nope", "wrong", "something", "other", "none", "another"}
+
+    class Players(QuietVoice):
+        """Say an offered phrase that moves the game on (no command, no "no")."""
+
+        def __init__(self, rng: random.Random, turns: int) -> None:
+            super().__init__()
+            self.rng, self.turns = rng, turns
+
+        def listen(self, phrases: list[str], timeout_s: float | None = None) -> Hearing:
+            self.turns -= 1
+            if self.turns < 0:
+                raise EndOfInput
+            onward = sorted(p for p in phrases if p not in commands
+                            and not refusing & set(p.split()))
+            return Hearing(self.rng.choice(onward), 0.9, 1.0, 0.01)
+
+        def record(self, phrases: list[str]) -> Recording:
+            self.listen(phrases)
+            return Recording(Hearing("", 0.0, 1.0, 0.01), b"", "lantern", 0.95)
+
+    rng = random.Random(game)
+    table = GAMES[game].table.from_options(Seats.default(4), 5, {})
+    played = tmp_path / "played.jsonl"
+    journal = Journal(played, new=True)
+    journal.append(table.setup_record())
+    voice = Players(rng, 400)
+    Host(table, voice, journal, EventStream(io.StringIO())).run()
+    journal.close()
+    said = list(voice.said)
+    records = read_records(played)
+    for moves in range(1, len(records)):
+        path = tmp_path / f"after-{moves}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records[:moves]))
+        saved = open_saved(path)
+        voice = Players(rng, len(saved.table.seats.names) + 1)  # the roll call, one answer
+        journal = Journal(path)
+        try:
+            Host(saved.table, voice, journal, EventStream(io.StringIO()), saved.actions).run(
+                resumed=True)
+        finally:
+            journal.close()
+        said += voice.said
+    assert len(records) > 20 and sum("Welcome back" in line for line in said) > 6
+    twice = [line for line in said if SAID_TWICE.search(line)]
+    assert not twice, twice[:3]
