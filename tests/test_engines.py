@@ -36,13 +36,13 @@ def test_auto_takes_vosk_when_a_model_is_there() -> None:
 def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engines, "_whisper_if_installed",
-                        lambda model=None: (None, "Whisper is not installed (ctranslate2: "
-                                                  "pip install 'voicehost[whisper]')"))
+                        lambda model=None: (None, "Whisper is not installed (ctranslate2 is "
+                                                  "missing; scripts/setup.sh installs it)"))
     recognizer, notice = make_recognizer("auto", models_dir=tmp_path, whole_utterances=True)
     assert isinstance(recognizer, PocketsphinxRecognizer) and recognizer.whole_utterance
     assert notice == ("Listening with pocketsphinx alone: Whisper is not installed "
-                      "(ctranslate2: pip install 'voicehost[whisper]'), and there is no vosk "
-                      "model in models/ (voicehost models download fetches one).")
+                      "(ctranslate2 is missing; scripts/setup.sh installs it), and there is "
+                      "no vosk model in models/ (voicehost models download fetches one).")
 
 
 def test_auto_says_nothing_of_vosk_when_it_listens_as_it_should(tmp_path: Path) -> None:

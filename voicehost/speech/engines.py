@@ -68,7 +68,8 @@ def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None,
     try:
         return WhisperRecognizer(model), ""
     except ImportError as missing:
-        return None, f"Whisper is not installed ({missing.name}: pip install 'voicehost[whisper]')"
+        return None, (f"Whisper is not installed ({missing.name} is missing; scripts/setup.sh "
+                      "installs it)")
     except WhisperModelError as problem:
         return None, str(problem).rstrip(".")
 
