@@ -119,3 +119,26 @@ def test_typed_digits_are_the_numbers_the_phrases_say(game: str, kind: str, type
     assert grammar.match(typed)[0] is None  # the phrases spell their numbers out
     assert grammar.match(spell_numbers(typed)) == (Intent("choose", value), 1.0)
     assert spell_numbers("150 042") == "150 042"  # a deck number's digits stay digits
+
+
+def test_no_seat_number_or_word_of_a_pouch_is_a_filler() -> None:
+    talk = load_yaml("common/intents.yaml")
+    fillers = {str(w) for w in talk["skip_words"]} | {str(w) for w in talk["same_words"]}
+    pouches = load_yaml("ferret_out/pouches.yaml")["pouches"]
+    words = {w for pair in pouches for side in ("ferrets", "weasel") for w in pair[side]}
+    assert fillers & (words | set(SEAT_WORDS) | {"yes", "no", "right", "wrong"}) == set()
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=st.sampled_from([*CASES, ("secret-squad", "confirm", 4)]), pick=st.integers(0),
+       wrap=st.sampled_from([("um", ""), ("i think", "please"), ("well", ""), ("", "please"),
+                             ("uh i'd say", "")]))
+def test_fillers_are_dropped_by_the_matcher_not_listed_for_the_recognizers(
+        case: tuple[str, str, int], pick: int, wrap: tuple[str, str]) -> None:
+    grammar = grammar_for(*case)
+    phrases = choices(grammar)
+    phrase = phrases[pick % len(phrases)]
+    said = " ".join(part for part in (wrap[0], phrase, wrap[1]) if part)
+    assert grammar.match(said)[0] == grammar.intents[phrase], said
+    assert not any(word in ("um", "uh", "well") for p in grammar.phrases
+                   for word in p.split())

@@ -49,6 +49,7 @@ class Talk:
     `skip` phrases they wrap answers in ("um", "i think", "my guess is"), and `same`: words
     said for a phrase's own ("put" for "add")."""
 
+    named: frozenset[str]  # seat names and numbers: each means something, never a slip
     skip: dict[str, tuple[tuple[str, ...], ...]]  # first word → skip phrases, longest first
     same: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]  # first word →
     # (said, the phrase's words), longest first
@@ -65,7 +66,10 @@ class Talk:
         for said, meant in table["same_words"].items():
             words = tuple(normalize(str(said)).split())
             same.setdefault(words[0], []).append((words, tuple(normalize(str(meant)).split())))
-        return cls({first: tuple(sorted(p, key=len, reverse=True)) for first, p in skip.items()},
+        tokens = load_yaml("common/tokens.yaml")
+        named = frozenset(tokens["tokens"]) | frozenset(tokens["numbers"])
+        return cls(named,
+                   {first: tuple(sorted(p, key=len, reverse=True)) for first, p in skip.items()},
                    {first: tuple(sorted(p, key=lambda pair: -len(pair[0])))
                     for first, p in same.items()})
 
@@ -212,13 +216,16 @@ class Grammar:
 
     def slip_of(self, said: str, phrase: str) -> bool:
         """Whether `said` is `phrase` with slips: word for word the same, or one letter wrong,
-        missing, extra or swapped in a word that means nothing else here. A word of this
-        grammar said in the wrong place ("player eleven" for "player seven" when eleven is not
-        in play is not even that) is a different answer, never a slip."""
+        missing, extra or swapped in a word that means nothing else here nor names a seat or
+        a number anywhere ("that's eight" is not "that's right"). A word of this grammar said
+        in the wrong place ("player eleven" for "player seven" when eleven is not in play is
+        not even that) is a different answer, never a slip."""
         words, meant = said.split(), phrase.split()
         if len(words) != len(meant):
             return False
-        return all(word == target or (word not in self.words and one_slip_apart(word, target))
+        named = Talk.load().named
+        return all(word == target or (word not in self.words and word not in named
+                                      and one_slip_apart(word, target))
                    for word, target in zip(words, meant, strict=True))
 
 
