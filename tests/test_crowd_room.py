@@ -2,7 +2,7 @@
 
 The table of tests/test_secret_squad_room.py plays, while a separate crowd (a second paplay
 stream, voicehost/lab/conditions.py babble) talks on in the same room for the whole game, 10 dB
-below the players' speech. Issue 10's bar: at least 98 % of turns end with the right answer
+below the players' speech. The bar: at least 98 % of turns end with the right answer
 within two tries, and no scoring choice (pointing, squad) is ever taken wrong. The table stops
 playing as soon as the bar is out of reach, so an engine deaf in the crowd fails in minutes
 instead of playing on for an hour.

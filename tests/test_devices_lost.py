@@ -1,4 +1,4 @@
-"""Issue 12, the devices come and go: a lost speaker sends the host's lines to the console, a
+"""The devices come and go: a lost speaker sends the host's lines to the console, a
 lost microphone is waited for and the question asked again, and the game goes on.
 
 The devices here are fakes (the host's logic and AudioVoice's, not PulseAudio's); a real

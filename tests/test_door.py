@@ -1,5 +1,5 @@
 """Bad input is refused at the door: one line on standard error, exit status 2, nothing changed.
-(Issue 12: player counts, output folders, save files that cannot be resumed.)"""
+(Player counts, output folders, save files that cannot be resumed.)"""
 
 from __future__ import annotations
 

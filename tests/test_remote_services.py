@@ -1,4 +1,4 @@
-"""Issue 13: Wyoming speech services on another machine (voicehost/speech/remote.py): `--asr`
+"""Wyoming speech services on another machine (voicehost/speech/remote.py): `--asr`
 hears through a speech-to-text service and snaps its transcript onto the moment's phrases,
 `--tts` speaks through a text-to-speech service, and either falls back to the local engine,
 saying so once, when the service is slow or gone.

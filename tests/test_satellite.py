@@ -1,4 +1,4 @@
-"""Issue 13: a real wyoming-satellite as the table's microphone and speaker
+"""A real wyoming-satellite as the table's microphone and speaker
 (voicehost/speech/satellite.py), piece by piece: what it says about itself, a line played
 through its speaker, a player heard through its microphone, a kill and a restart, and the
 door's refusals. Whole games through it are in tests/test_satellite_room.py.

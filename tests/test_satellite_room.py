@@ -1,4 +1,4 @@
-"""Issue 13: whole games of each title through a real wyoming-satellite process.
+"""Whole games of each title through a real wyoming-satellite process.
 
 The satellite (voicehost/lab/satellite.py) records the test room's monitor and plays into a
 speaker sink of its own, looped back into the room. The players are espeak-ng voices played

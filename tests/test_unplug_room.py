@@ -1,4 +1,4 @@
-"""Issue 12: the microphone unplugged mid-game, and plugged back in.
+"""The microphone unplugged mid-game, and plugged back in.
 
 A short Secret Squad (3 players, one round of one card) through real audio, as in
 tests/test_secret_squad_room.py, but in a PulseAudio of this test's own: when Owl is asked for

@@ -3,8 +3,8 @@
 The clips are a slice of the Secret Squad corpus (voicehost/lab/hearing_corpus.py): every
 phrase the game accepts once, in one of the four VOICES in turn, clean and with white noise at
 15 dB SNR, and every out-of-option utterance once plus the noise bursts. The bars sit a few
-points under what the full corpus measured (the engine's module docstring and the report of
-issue 10), so a new command in prompts/ does not flip them; an engine that stops scoring the
+points under what the full corpus measured (the engine's module docstring and
+docs/hearing.md), so a new command in prompts/ does not flip them; an engine that stops scoring the
 phrases, or stops rejecting, falls far below them.
 """
 

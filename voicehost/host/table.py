@@ -230,7 +230,7 @@ class Table(ABC):
         return dealt_letters(self.seed, len(self.seats.names))
 
     def takes(self) -> str:
-        """"Fox, take card C. Owl, take card A." for dealing printed cards by voice."""
+        """"Fox, take letter C. Owl, take letter A." for dealing printed cards by voice."""
         return " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
                         for seat, letter in enumerate(self.card_letters()))
 
