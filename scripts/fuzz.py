@@ -1,4 +1,4 @@
-"""Fuzz the host at its edges (issue 12), and print the figures the README quotes.
+"""Fuzz the host at its edges, and print the figures docs/robustness.md quotes.
 
     python scripts/fuzz.py utterances [--count 100000]   random speech and typed lines
     python scripts/fuzz.py journals [--corruptions 10000] cut and corrupted save files

@@ -4,8 +4,8 @@ rules' own functions, end with a tie still standing at the last printed row (a s
     python scripts/row_counts.py [--games 4000] [--seed 1]
 
 A table is modelled by how often a Ferret names the Weasel; the Weasel names themself 30 % of
-the time and then guesses the Ferrets' word 40 % of the time. Figures go to the README's rules
-notes.
+the time and then guesses the Ferrets' word 40 % of the time. Figures go to
+docs/rules-notes.md.
 """
 
 from __future__ import annotations

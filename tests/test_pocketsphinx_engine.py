@@ -5,9 +5,9 @@ the prompts through `voicehost hear`'s own grammars, in four espeak-ng voices
 (voicehost/lab/speakers.py VOICES: en-us and en-gb-x-rp low, en-us and en high), clean and
 with white noise at 15 dB SNR, plus out-of-option speech in the same voices. The larger corpus
 of four synthesizers, crowd babble, reverb and real recordings is measured by
-`scripts/measure_hearing.py` (README).
+`scripts/measure_hearing.py` (docs/hearing.md).
 
-The bars below are what this engine reaches today (README, "Hearing"), a few points under the
+The bars below are what this engine reaches today (docs/hearing.md), a few points under the
 measured numbers so that a new command in prompts/ or another espeak-ng build does not flip
 them. They are NOT the issue's bar (every phrase right in every voice): the bundled acoustic
 model does not reach it on espeak-ng speech; this test keeps the engine from getting worse.
@@ -39,7 +39,7 @@ from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
 
 # Share of option clips given the right intent, per voice: (clean, noisy). Measured on
-# 2026-11-29: clean 64.8-85.2 %, noisy 61.7-76.6 % (README, "Hearing").
+# 2026-11-29: clean 64.8-85.2 %, noisy 61.7-76.6 % (docs/hearing.md).
 MIN_RIGHT = (0.60, 0.55)
 MAX_WRONG_INTENT = 0.05  # options heard as another option (measured 3.0 %): the worst mistake
 MAX_FALSE_ACCEPT = 0.05  # out-of-option speech accepted as an option

@@ -1,4 +1,4 @@
-"""The rooms of ARCHITECTURE.md (README "How it is built"): what each folder may import."""
+"""The rooms of docs/building.md ("How it is built"): what each folder may import."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Every game voicehost hosts, in one place: the command line, `cards`, `hear`, the doctor and
 `resume` all read it. A game is its rules (games/), its table (host/), its words (prompts/)
-and one line here; README "How it is built" has the checklist."""
+and one line here; docs/building.md has the checklist."""
 
 from __future__ import annotations
 

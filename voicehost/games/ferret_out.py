@@ -1,4 +1,4 @@
-"""Ferret Out, the rules alone (../shared/rules/ferret-out.txt).
+"""Ferret Out, the rules alone (docs/rules-ferret-out.md).
 
 Theory of operation. Every player holds a Secrecy Sleeve that shows six words; a number picks
 the secret word. All cards but one come from one pouch (the Ferrets), one card from the paired

@@ -20,7 +20,7 @@ from voicehost.games.secret_squad import deal_squads
 SQUAD_BOXES = 8  # a full game (3 rounds), a rematch, and two to spare
 ROWS_PER_CARD = 8  # Ferret Out: one card holds the rows of a game of 8 rounds
 # Ferret Out: each player's cards of rows, by the game's ending. Enough for the tie-break rounds
-# of all but about 1 game in 450 (README, rules notes), after which a tie is shared.
+# of all but about 1 game in 450 (docs/rules-notes.md), after which a tie is shared.
 ROW_CARDS = {"rounds": 2, "15": 3, "20": 4}
 
 

@@ -1,4 +1,4 @@
-"""Secret Operation, the rules alone (../shared/rules/secret-operation.txt).
+"""Secret Operation, the rules alone (docs/rules-secret-operation.md).
 
 Theory of operation. The cards are physical and the host never sees them: identity cards are
 dealt at the table (the engine knows how many impostors, not who), and component cards stay

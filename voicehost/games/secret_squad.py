@@ -1,4 +1,4 @@
-"""Secret Squad, the rules alone (../shared/rules/secret-squad.txt).
+"""Secret Squad, the rules alone (docs/rules-secret-squad.md).
 
 Theory of operation. A game is 3 rounds; each round has five phases, and `pending()` names the
 decision the phase waits for:

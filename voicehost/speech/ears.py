@@ -18,7 +18,8 @@ from voicehost.speech.microphone import Frame, FrameSource
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 # A player's speech must stand this far above the room's loud moments to be heard: below it
-# Whisper's share of phrases heard right falls steeply (README, "The host manages the room").
+# Whisper's share of phrases heard right falls steeply
+# (docs/hearing.md, "The host manages the room").
 QUIET_MARGIN_DB = 15.0
 # After this much quiet the engine starts hearing the utterance (a preview) while the
 # endpointer waits out the rest of its trailing silence; speech that resumes voids it.

@@ -46,7 +46,7 @@ DITHER_SEED = 0  # the same dither for every utterance: the same audio is always
 # A streaming decoder's live CMN starts from the model's default and adapts over the first
 # utterances; until then an utterance it rejects is heard once more whole, as if alone
 # (batch CMN, as `voicehost hear` hears a file): a cold decoder then misses far fewer words
-# (README, "The live ears warm up").
+# (docs/hearing.md, "The live ears warm up").
 WARM_UP_UTTERANCES = 5
 
 DECODER_OPTIONS: dict[str, object] = {
@@ -155,8 +155,8 @@ class PocketsphinxRecognizer:
     """The Recognizer protocol on pocketsphinx's bundled US-English model, with rejection."""
 
     name = "pocketsphinx"
-    # Its bundled language model gets hardly a single word right (README, Ferret Out by
-    # voice): clues are played back from their recording instead of transcribed.
+    # Its bundled language model gets hardly a single word right (docs/rules-notes.md,
+    # Ferret Out by voice): clues are played back from their recording instead of transcribed.
     open_vocabulary = False
 
     def __init__(self, floor: float = DEFAULT_FLOOR, *, whole_utterance: bool = False,
@@ -170,7 +170,7 @@ class PocketsphinxRecognizer:
         # as if it were the first, whatever came before. That is how `voicehost hear` hears a
         # file. Live hearing streams: a warm live CMN hears more words than batch CMN, and the
         # whole decode would land after the endpoint instead of while the player talks
-        # (README, "A cold decoder hears worse").
+        # (docs/hearing.md, "A cold decoder hears worse").
         self.whole_utterance = whole_utterance
         self._held: list[bytes] = []
         self._grammar = Decoder(lm=None, **DECODER_OPTIONS)

@@ -4,7 +4,7 @@ Whisper hears a lively table far better, but it scores every phrase after the pl
 so its time grows with the list: Secret Operation's 201-phrase turn takes longer than a
 player should wait. Pocketsphinx decodes while the player talks, whatever the list, and it
 hears Ferret Out's single deck words (90 phrases with the commands) better than Whisper (the
-numbers: README, "The default is split between the engines"). So each decision goes to
+numbers: docs/hearing.md, "The default is split between the engines"). So each decision goes to
 Whisper up to `most_phrases`, else to pocketsphinx.
 """
 

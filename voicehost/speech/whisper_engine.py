@@ -4,12 +4,12 @@ Free Whisper decoding parrots a prompt of options and hallucinates on silence. H
 is encoded once and every offered phrase is scored by the decoder with its tokens forced
 (teacher forcing): the log-probability of the phrase's tokens and of the text ending there,
 per token. Per token, not in total: a total favours short phrases, and "discard" beat "discard a
-mechanic" said in full (README, "What moved it").
+mechanic" said in full (docs/hearing.md, "What moved it").
 The free greedy transcript of the same audio is scored the same way and plays the part of
 pocketsphinx's free phone loop: the best phrase's confidence is a logistic fit of its score,
 its gap to the free transcript's, its margin over the runner-up, its length in words and how
 alike the free transcript is spelled. Whisper's no-speech probability told right phrases from
-chatter no better than chance (README), so it is kept for diagnostics only.
+chatter no better than chance (docs/hearing.md), so it is kept for diagnostics only.
 
 The model's files are checked against pinned SHA-256 hashes before they are loaded; nothing
 is ever fetched from the network.
@@ -63,21 +63,21 @@ END_TOKENS = (" .", ".", "!", "?")  # Whisper ends a sentence with punctuation, 
 
 DEFAULT_FLOOR = 0.72  # the lowest that kept wrong intents ≤ 1 % and chatter ≤ 2 % on the tune half
 # The encoder takes fewer than 3000 frames: the utterance plus 1 s, not 30 s, is far faster
-# to score and hears single words freely at least as well (README, "Whisper's settings").
+# to score and hears single words freely at least as well (docs/hearing.md, "Whisper's settings").
 DEFAULT_PAD_SECONDS = 1.0
 OPEN_PAD_SECONDS: float | None = 1.0
 MAX_ALTERNATIVES = 3
 # Logistic confidence fitted on the corpus's tune half (scripts/fit_whisper_confidence.py),
-# reported on the held-out half (README). Score and free gap are collinear: together they say
-# that a phrase far below the free transcript is less sure, but less so when that transcript
-# is clear speech.
+# reported on the held-out half (docs/hearing.md). Score and free gap are collinear: together
+# they say that a phrase far below the free transcript is less sure, but less so when that
+# transcript is clear speech.
 W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 2.168, -0.384, 0.442, 0.120, 6.072
 BIAS = 1.859
 MARGIN_CAP = 10.0
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
 # Written forms whose first token is this far below the likeliest first token are not scored:
-# it changed no best phrase and nearly halves the time on long lists (README, "Whisper's
-# settings").
+# it changed no best phrase and nearly halves the time on long lists (docs/hearing.md,
+# "Whisper's settings").
 PRUNE_NATS = 8.0
 # On a long list, the written forms left are pruned again by their first PREFIX_DEPTH + 1
 # tokens, scored once per distinct prefix: a turn of Secret Operation shares most of its
@@ -85,7 +85,7 @@ PRUNE_NATS = 8.0
 PREFIX_DEPTH = 2
 PREFIX_PRUNE_AFTER = 16
 # Rows of logits per decoder call (sequences x their steps): logits over the whole vocabulary
-# cost memory, smaller batches cost time (README, "Whisper's settings").
+# cost memory, smaller batches cost time (docs/hearing.md, "Whisper's settings").
 BATCH_ROWS = 48
 PHRASE_CACHE_SIZE = 16
 
@@ -256,7 +256,7 @@ class WhisperRecognizer:
 
     name = "whisper"
     # set_phrases(None) transcribes freely, but tiny.en gets too few single deck words right
-    # (README), with no confidence that tells right from wrong: clues are played back from
+    # (docs/hearing.md), with no confidence that tells right from wrong: clues are played back from
     # their recording instead.
     open_vocabulary = False
 
