@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
+from drive import voicehost
 
 from voicehost.cli import main
+from voicehost.prompts_dir import load_yaml
 
 
 def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -49,6 +52,28 @@ def test_names_a_table_could_not_tell_apart_are_refused(names: str, reason: str,
                     "--journal", str(journal)], capsys)
     assert reason in line
     assert not journal.exists()
+
+
+def test_names_hard_to_hear_are_warned_about_and_the_game_starts(tmp_path: Path) -> None:
+    faint = load_yaml("common/tokens.yaml")["hard_to_hear"][0]
+    journal = tmp_path / "game.jsonl"
+    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "4",
+                                    "--names", f"{faint},bo,anna,oliver", "--journal",
+                                    str(journal)),
+                          input="", text=True, capture_output=True, timeout=60, check=False)
+    assert play.returncode == 0, play.stderr
+    warned = play.stderr.strip().splitlines()
+    assert len(warned) == 1 and f"{faint} and bo may be misheard" in warned[0], warned
+    assert f"{faint.title()}, Bo, Anna and Oliver" in play.stdout
+    assert journal.exists()
+
+
+def test_names_easy_to_hear_start_without_a_warning(tmp_path: Path) -> None:
+    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "3",
+                                    "--names", "anna,oliver,charlie", "--journal",
+                                    str(tmp_path / "game.jsonl")),
+                          input="", text=True, capture_output=True, timeout=60, check=False)
+    assert (play.returncode, play.stderr) == (0, "")
 
 
 UNPLAYABLE = {  # game → {--set given: why it is refused}

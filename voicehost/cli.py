@@ -26,6 +26,7 @@ from voicehost.host.events import EventStream
 from voicehost.host.host import command_groups
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar, one_slip_apart
+from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES
 from voicehost.session import (
     find_save,
@@ -234,8 +235,23 @@ def seats_for(args: argparse.Namespace) -> Seats:
         if taken:
             refuse(f"--names: {taken[0]!r} is a command anyone can say to the host; "
                    "pick another name.")
+        faint = hard_to_hear(names)
+        if faint:
+            print(f"voicehost: {' and '.join(faint)} may be misheard: the engines often miss "
+                  f"{'it' if len(faint) == 1 else 'them'} (docs/seat-names.md); "
+                  "names of two or more syllables are heard best.", file=sys.stderr, flush=True)
         return Seats(names)
     return Seats.default(args.players)
+
+
+SHORTEST_HEARD = 3  # letters: a shorter name is one short sound, lost in a cough or a "hm"
+
+
+def hard_to_hear(names: tuple[str, ...]) -> list[str]:
+    """The names the engines were measured to rarely hear (prompts/common/tokens.yaml
+    `hard_to_hear`), or too short to hear."""
+    measured = set(load_yaml("common/tokens.yaml")["hard_to_hear"])
+    return [n for n in names if n in measured or len(n.replace(" ", "")) < SHORTEST_HEARD]
 
 
 def players_on_cards(cards: str | None) -> int | None:
