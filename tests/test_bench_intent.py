@@ -1,0 +1,121 @@
+"""scripts/bench_intent.py stays runnable: its grammar writer, parser, scoring and noise mixing
+on a tiny made-up coffee context (the benchmark's data stays out of the repository)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from hassil import Intents
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_intent.py"
+spec = importlib.util.spec_from_file_location("bench_intent", SCRIPT)
+assert spec is not None and spec.loader is not None
+bench = importlib.util.module_from_spec(spec)
+sys.modules["bench_intent"] = bench
+spec.loader.exec_module(bench)
+
+CONTEXT = {"context": {
+    "expressions": {"orderDrink": [
+        "[can I get, give me] [a] $size:size $coffeeDrink:coffeeDrink",
+        "$coffeeDrink:coffeeDrink with $milkAmount:milkAmount",
+    ]},
+    "slots": {"size": ["small", "twelve ounce"], "coffeeDrink": ["latte", "iced mocha", "mocha"],
+              "milkAmount": ["milk", "a bit of soy milk"]},
+}}
+
+
+@pytest.fixture
+def grammar(tmp_path: Path) -> dict:
+    context = tmp_path / "coffee_maker.yaml"
+    context.write_text(yaml.safe_dump(CONTEXT), encoding="utf-8")
+    return bench.write_grammar(context, tmp_path / "coffee_maker_hassil.yaml")
+
+
+def test_rhino_expressions_become_hassil_templates_with_the_slot_names_kept(
+        grammar: dict, tmp_path: Path) -> None:
+    assert bench.sentences(grammar) == ["[can i get|give me] [a] {size} {coffeeDrink}",
+                                        "{coffeeDrink} with {milkAmount}"]
+    written = yaml.safe_load((tmp_path / "coffee_maker_hassil.yaml").read_text())
+    assert written["lists"]["milkAmount"]["values"] == ["milk", "a bit of soy milk"]
+
+
+def test_a_heard_order_reads_as_its_intent_and_slots(grammar: dict) -> None:
+    intents = Intents.from_dict(grammar)
+    assert bench.understand("can I get a twelve ounce iced mocha", intents) == bench.Command(
+        "orderDrink", {"size": "twelve ounce", "coffeeDrink": "iced mocha"})
+    assert bench.understand("latte with a bit of soy milk", intents) == bench.Command(
+        "orderDrink", {"coffeeDrink": "latte", "milkAmount": "a bit of soy milk"})
+    assert bench.understand("a latte please", intents) is None
+    assert bench.understand("", intents) is None
+
+
+def test_an_order_is_accepted_only_with_every_labelled_slot_right() -> None:
+    label = bench.Command("orderDrink", {"coffeeDrink": "mocha", "milkAmount": " milk"})
+    assert bench.verdict(label, bench.Command("orderDrink", {"coffeeDrink": "mocha",
+                                                             "milkAmount": "milk"})) == "accepted"
+    assert bench.verdict(label, bench.Command("orderDrink", {"coffeeDrink": "mocha"})) == "wrong"
+    assert bench.verdict(label, bench.Command("orderDrink", {"coffeeDrink": "latte",
+                                                             "milkAmount": "milk"})) == "wrong"
+    assert bench.verdict(label, None) == "refused"
+
+
+def test_the_phrase_count_is_what_the_templates_expand_to(grammar: dict) -> None:
+    # 3 openings × 2 articles × 2 sizes × 3 drinks, and 3 drinks × 2 milks
+    assert bench.phrase_count(grammar) == 3 * 2 * 2 * 3 + 3 * 2
+
+
+def test_pocketsphinx_takes_the_templates_as_jsgf_rules(grammar: dict) -> None:
+    from pocketsphinx import Decoder
+
+    from voicehost.speech.pocketsphinx_engine import DECODER_OPTIONS
+
+    text = bench.jsgf(grammar)
+    assert "<size> = small | twelve ounce;" in text
+    assert "([can i get | give me] [a] <size> <coffeeDrink>)" in text
+    Decoder(lm=None, **DECODER_OPTIONS).add_jsgf_string("coffee", text)  # raises if malformed
+
+
+def test_labels_are_read_by_clip_and_bad_ones_refused(tmp_path: Path) -> None:
+    path = tmp_path / "label.json"
+    path.write_text(json.dumps({"abc.wav": {"intent": "orderDrink",
+                                            "slots": {"coffeeDrink": "latte"}}}))
+    assert bench.labels(path) == {"abc": bench.Command("orderDrink", {"coffeeDrink": "latte"})}
+    path.write_text("[1, 2]")
+    with pytest.raises(SystemExit) as refused:
+        bench.labels(path)
+    assert refused.value.code == 2
+
+
+def test_noise_is_mixed_at_the_snr_of_peak_frame_energies() -> None:
+    rng = np.random.default_rng(0)
+    speech = rng.normal(0, 0.1, 8192) * np.hanning(8192)
+    noise = rng.normal(0, 0.3, 40000)
+    out = bench.mix(speech, noise, 9.0, np.random.default_rng(5))
+    start = int(np.random.default_rng(5).integers(0, len(noise) - len(speech)))
+    stretch = noise[start:start + len(speech)]
+    (a, b), *_ = np.linalg.lstsq(np.stack([speech, stretch], axis=1), out, rcond=None)
+    snr = 10 * np.log10(bench.peak_frame_energy(a * speech)
+                        / bench.peak_frame_energy(b * stretch))
+    assert snr == pytest.approx(9.0, abs=1e-6)
+    assert np.max(np.abs(out)) == pytest.approx(0.5)
+
+
+def test_the_halves_are_stable_and_both_used() -> None:
+    clips = [f"clip-{n}" for n in range(40)]
+    halves = [bench.half(c) for c in clips]
+    assert halves == [bench.half(c) for c in clips]
+    assert set(halves) == {"tune", "held-out"}
+
+
+def test_a_folder_that_is_not_the_benchmark_is_refused(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as refused:
+        bench.main([str(tmp_path)])
+    assert refused.value.code == 2
+    assert "not the benchmark's folder" in capsys.readouterr().err
