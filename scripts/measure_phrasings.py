@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from voicehost.intents.phrasings import HALVES, REFUSED, load, measure, tally
+from voicehost.lab.phrasings import HALVES, REFUSED, load, measure, tally
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "phrasings.yaml"
 

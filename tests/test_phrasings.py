@@ -19,7 +19,7 @@ from voicehost.host.host import Host, confirm_grammar, decision_grammar
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Intent
-from voicehost.intents.phrasings import REFUSED, Phrasing, load, measure, table_at, tally
+from voicehost.lab.phrasings import REFUSED, Phrasing, load, measure, table_at, tally
 from voicehost.registry import GAMES
 from voicehost.store.journal import Journal, actions_of, read_records
 

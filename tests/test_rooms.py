@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "voicehost"
 # folder → the voicehost modules and folders it may import (besides its own)
 MAY_IMPORT = {
     "games": set(),
-    "intents": set(),
+    "intents": {"prompts_dir"},  # the words people wrap answers in are data in prompts/
     "store": {"games"},  # the journal reads back the games' actions
     "host": {"games", "intents", "store", "prompts_dir", "voice"},
     "speech": {"voice", "intents"},  # remote.py snaps a free transcript with the matcher
