@@ -2,7 +2,7 @@
 
 The host speaks through sounddevice into the PulseAudio null sink of the test room and listens
 to its monitor with the default recognizer (`--engine auto`: Whisper, every Secret Squad list
-being under 80 phrases; tests/test_cards_room.py plays with pocketsphinx). The players
+being under 100 phrases; tests/test_cards_room.py plays with pocketsphinx). The players
 (tests/squad_room.py) are espeak-ng voices played into the same room with paplay, each
 answering the question the host's events say it asked. They listen to the host's read-backs
 and correct it ("undo", "no") when it misheard, as a table would.
