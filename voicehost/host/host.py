@@ -299,9 +299,8 @@ class Host:
     def run(self, resumed: bool = False) -> Outcome:
         try:
             # a deck that tells how many play is read before the table is introduced
-            self.opened = resumed or not self.table.seated_by_deck
+            self.opened = not (self.table.seated_by_deck and self.table.waiting_for_deck())
             if resumed:
-                self.opened = not (self.table.seated_by_deck and self.table.waiting_for_deck())
                 self.queue(self.lines("welcome_back", game=self.table.title))
                 decision = self.table.game.pending()
                 if decision is not None:
