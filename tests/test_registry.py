@@ -32,7 +32,9 @@ def test_every_registered_game_gives_every_hook_and_plays() -> None:
 @pytest.mark.parametrize("hook", HOOKS)
 def test_a_table_without_a_hook_the_host_needs_is_refused(hook: str) -> None:
     given = {name: getattr(SecretSquadTable, name) for name in HOOKS if name != hook}
-    half = type("HalfTable", (Table,), {**given, "name": "half", "title": "Half",
+    narrators = {name: value for name, value in vars(SecretSquadTable).items()
+                 if name.startswith("_say_") or name == "silent_events"}
+    half = type("HalfTable", (Table,), {**given, **narrators, "name": "half", "title": "Half",
                                         "deck_game": "half",
                                         "settings_type": secret_squad.Settings})
     with pytest.raises(TypeError, match=hook):
@@ -71,3 +73,30 @@ def test_the_command_line_offers_the_registered_games() -> None:
     for command in ("play", "cards"):
         game = next(a for a in commands[command]._actions if a.dest == "game")
         assert sorted(game.choices) == sorted(GAMES)
+
+
+def event_kinds_made(module: object) -> set[str]:
+    """Every `Event("<kind>", ...)` a rules module makes, read from its source."""
+    tree = ast.parse(inspect.getsource(module))
+    return {node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Event"
+            and node.args and isinstance(node.args[0], ast.Constant)}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_event_the_rules_make_is_declared_and_narrated_or_silent(name: str) -> None:
+    from voicehost.games import printed
+
+    spec = GAMES[name]
+    assert event_kinds_made(spec.rules) == set(spec.rules.EVENTS)
+    assert event_kinds_made(printed) == set(printed.EVENTS)
+    assert spec.table.unnarrated((*spec.rules.EVENTS, *printed.EVENTS)) == []
+
+
+def test_a_table_that_says_nothing_of_an_event_is_refused() -> None:
+    mute = type("MuteTable", (SecretSquadTable,), {"silent_events": frozenset()})
+    with pytest.raises(TypeError, match="round_started"):
+        GameSpec("secret-squad", mute, secret_squad)
+    forgetful = type("ForgetfulTable", (SecretSquadTable,), {"_say_answered": None})
+    assert forgetful.unnarrated(["answered"]) == []  # an attribute of that name is a narrator
+    assert SecretSquadTable.unnarrated(["no_such_event"]) == ["no_such_event"]

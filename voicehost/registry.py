@@ -8,7 +8,7 @@ import inspect
 from dataclasses import dataclass
 from types import ModuleType
 
-from voicehost.games import ferret_out, secret_operation, secret_squad
+from voicehost.games import ferret_out, printed, secret_operation, secret_squad
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.secret_squad import SecretSquadTable
@@ -19,7 +19,7 @@ from voicehost.host.table import Table
 class GameSpec:
     name: str  # on the command line and in deck numbers: "secret-squad"
     table: type[Table]  # the game's words and decisions, built on the rules engine
-    rules: ModuleType  # the pure rules module: MIN_PLAYERS, MAX_PLAYERS and the engine
+    rules: ModuleType  # the pure rules module: MIN_PLAYERS, MAX_PLAYERS, EVENTS, the engine
 
     def __post_init__(self) -> None:
         missing = sorted(getattr(self.table, "__abstractmethods__", ()))
@@ -28,6 +28,10 @@ class GameSpec:
                             f" (missing: {', '.join(missing) or 'the Table base class'})")
         if self.table.deck_game != self.name:
             raise TypeError(f"{self.name}: its table calls itself {self.table.deck_game!r}")
+        unnarrated = self.table.unnarrated((*self.rules.EVENTS, *printed.EVENTS))
+        if unnarrated:
+            raise TypeError(f"{self.name}: its table neither narrates nor declares silent: "
+                            f"{', '.join(unnarrated)}")
 
     @property
     def title(self) -> str:

@@ -51,6 +51,9 @@ from typing import Any
 from voicehost.games.base import Action, Decision, Event, IllegalAction
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
+# What can happen: the kinds of the events `apply` returns.
+EVENTS = ("number_chosen", "clue_given", "accusations_done", "round_scored", "round_started",
+          "tie_break", "game_over")
 WORDS_PER_ROW = 6
 NUMBERS = tuple(str(n) for n in range(1, WORDS_PER_ROW + 1))
 ROLL = "roll"

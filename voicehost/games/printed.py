@@ -22,6 +22,7 @@ DECK_DECISION = "deck_number"
 # The deck decision's one option stands for any digits read out: `DeckNumberGrammar` hears them
 # and `apply` checks them. (A decision with no options would be free speech to the host.)
 DECK_OPTIONS = ("digits",)
+EVENTS = ("deck_digits", "deck_refused", "deck_read")  # what reading the number can give
 
 
 def known_deck(cards: str) -> Deck | None:

@@ -75,6 +75,9 @@ HAND_SIZE = 3
 MODULES = 4
 FOUR_PLAYER_SET_ASIDE = 8
 MIN_PLAYERS, MAX_PLAYERS = 4, 10
+# What can happen: the kinds of the events `apply` returns.
+EVENTS = ("first_player", "card_added", "card_discarded", "block_played", "card_drawn",
+          "module_full", "module_assembled", "module_failed", "turn_skipped", "game_over")
 SOURCES = ("rulebook", "voicehost")
 HOST_PICKS = "host_picks"
 ENGINEERS, IMPOSTORS = "engineers", "impostors"

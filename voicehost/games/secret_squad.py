@@ -32,6 +32,9 @@ from voicehost.games.base import Action, Decision, Event, IllegalAction, setting
 SQUADS = ("yellow", "red")
 ANSWERS = ("yup", "nope")
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
+# What can happen: the kinds of the events `apply` returns.
+EVENTS = ("round_started", "card_drawn", "answered", "card_done", "card_skipped", "point_now",
+          "reveal_now", "round_scored", "game_over")
 
 PICK_POINTS = 3
 PICKED_BONUS = 1

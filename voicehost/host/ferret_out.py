@@ -69,6 +69,7 @@ class FerretOutTable(Table):
     title = "Ferret Out"
     deck_game = "ferret-out"
     settings_type = TableSettings
+    silent_events = frozenset({"round_started"})  # the round's first question says it
     # The guess offers the round's twelve words, paired: shown, they would tell the Weasel the
     # Ferrets' word at the number.
     secret_options = frozenset({"guess"})

@@ -29,6 +29,7 @@ class SecretSquadTable(Table):
     title = "Secret Squad"
     deck_game = "secret-squad"
     settings_type = Settings
+    silent_events = frozenset({"round_started"})  # the round's first question says it
 
     def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
                  cards: str | None = None) -> None:

@@ -103,6 +103,8 @@ class Table(ABC):
     secret_options: ClassVar[frozenset[str]] = frozenset()  # decisions whose options a
     # display must not show (they would give a secret away)
     score_events: ClassVar[tuple[str, ...]] = ()  # rules events streamed as "score" events
+    silent_events: ClassVar[frozenset[str]] = frozenset()  # rules events the host says
+    # nothing of (what follows says it); every other event has a `_say_<kind>` narrator
     seats: Seats
     seed: int
     settings: Any  # the game's settings_type
@@ -353,8 +355,17 @@ class Table(ABC):
         return said
 
     def say(self, event: Event) -> list[str]:
-        """One event in words: the table's `_say_<kind>` method, or nothing."""
-        return getattr(self, f"_say_{event.kind}", lambda facts: [])(event.facts)
+        """One event in words: the table's `_say_<kind>` method, or nothing for a silent
+        event (the registry refuses a table that has neither for an event of its rules)."""
+        if event.kind in self.silent_events:
+            return []
+        return getattr(self, f"_say_{event.kind}")(event.facts)
+
+    @classmethod
+    def unnarrated(cls, kinds: Sequence[str]) -> list[str]:
+        """The event kinds of `kinds` this table neither narrates nor declares silent."""
+        return [kind for kind in kinds
+                if kind not in cls.silent_events and not hasattr(cls, f"_say_{kind}")]
 
     def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
