@@ -266,6 +266,7 @@ class Tally:
     accepted: int = 0
     wrong: int = 0
     refused: int = 0
+    unrejected: int = 0  # right before rejection: the engine's best guess was the command
 
     @property
     def total(self) -> int:
@@ -280,17 +281,18 @@ class Tally:
 
 def table(tallies: Mapping[str, Tally]) -> Iterable[str]:
     """The figures per SNR as a Markdown table, Rhino's beside them."""
-    yield "| SNR (kitchen) | clips | accepted | wrong accepts | refused | Rhino |"
-    yield "|---|---|---|---|---|---|"
+    yield ("| SNR (kitchen) | clips | accepted | wrong accepts | refused | right before "
+           "rejection | Rhino |")
+    yield "|---|---|---|---|---|---|---|"
     for snr, count in tallies.items():
         rhino = RHINO.get(int(snr)) if snr != "clean" else None
         yield (f"| {snr if snr == 'clean' else snr + ' dB'} | {count.total} | "
-               f"{count.rate():.1f} % | {count.wrong} | {count.refused} | "
+               f"{count.rate():.1f} % | {count.wrong} | {count.refused} | {count.unrejected} | "
                + (f"{rhino} %" if rhino is not None else "-") + " |")
     noisy = [t for snr, t in tallies.items() if snr != "clean"]
     if noisy:
         mean = sum(t.rate() for t in noisy) / len(noisy)
-        yield (f"| noisy average | | {mean:.1f} % | | | {RHINO['average']} % (24 to 6 dB, "
+        yield (f"| noisy average | | {mean:.1f} % | | | | {RHINO['average']} % (24 to 6 dB, "
                "every 3 dB) |")
 
 
@@ -342,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
             hearing = ears(pcm_bytes(samples))
             outcome = verdict(commands[clip], understand(hearing.text, intents))
             count.add(outcome)
+            if verdict(commands[clip], understand(hearing.raw_text or hearing.text,
+                                                  intents)) == "accepted":
+                count.unrejected += 1
             if args.misses and outcome != "accepted":
                 print(f"  {snr} {clip} {outcome}: heard {hearing.text!r} (raw "
                       f"{hearing.raw_text!r}, confidence {hearing.confidence:.2f}) for "

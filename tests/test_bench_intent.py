@@ -119,3 +119,12 @@ def test_a_folder_that_is_not_the_benchmark_is_refused(tmp_path: Path,
         bench.main([str(tmp_path)])
     assert refused.value.code == 2
     assert "not the benchmark's folder" in capsys.readouterr().err
+
+
+def test_the_table_puts_rhinos_figure_beside_each_snr_it_published() -> None:
+    rows = list(bench.table({"clean": bench.Tally(3, 1, 0, 3), "9": bench.Tally(1, 0, 3, 2),
+                             "6": bench.Tally(0, 0, 4, 1)}))
+    assert rows[2] == "| clean | 4 | 75.0 % | 1 | 0 | 3 | - |"
+    assert rows[3] == "| 9 dB | 4 | 25.0 % | 0 | 3 | 2 | 96.5 % |"
+    assert rows[4] == "| 6 dB | 4 | 0.0 % | 0 | 4 | 1 | 93.5 % |"
+    assert rows[5].startswith("| noisy average | | 12.5 % |")
