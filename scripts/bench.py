@@ -39,9 +39,9 @@ from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
 
 PHRASES = ["yup", "nope", "yeah", "no", "repeat", "help", "scores", "undo"]
-POINTS = ["owl", "player three", "at frog", "i pointed at whale", "rabbit", "player ten",
+POINTS = ["cheetah", "player three", "at tiger", "i pointed at orca", "cobra", "player ten",
           "myself", "undo"]
-TURNS = ["discard mechanics", "add a card to two", "block owl", "i add it to module three",
+TURNS = ["discard mechanics", "add a card to two", "block cheetah", "i add it to module three",
          "discard energy", "block myself", "undo", "add to one"]
 KOREAN = ["네", "아니요", "여섯", "마피아", "안녕하세요"]  # what espeak-ng Korean makes reliably
 # decision → (game, players, what the players say)
@@ -108,7 +108,7 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
             if heard is None:
                 continue
             called = time.monotonic()
-            spoken = mouth.say("Fox, yup. Owl?")
+            spoken = mouth.say("Robin, yup. Cheetah?")
             time.sleep(0.05)  # the recorder's last chunks
             intent_latency.append(heard.response_s)
             compute.append(heard.latency_s)

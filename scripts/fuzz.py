@@ -86,9 +86,9 @@ def check_replay(table: Table, path: Path, seen: list[int]) -> None:
         raise Mismatch(f"{path}: replay differs from the live game after {lines} records")
 
 
-TYPED = ("yes", "no", "ready", "yup", "nope", "player two", "i pointed at owl", "yellow",
-         "red", "roll", "three", "add to module one", "discard energy", "block fox",
-         "mechanics energy and electronics", "owl was the weasel", "something else")
+TYPED = ("yes", "no", "ready", "yup", "nope", "player two", "i pointed at cheetah", "yellow",
+         "red", "roll", "three", "add to module one", "discard energy", "block robin",
+         "mechanics energy and electronics", "cheetah was the weasel", "something else")
 
 
 class CheckedText(TextVoice):

@@ -102,8 +102,8 @@ class ScriptedTable(SquadTable):
 
 class InterruptedTable(ScriptedTable):
     """The scripted table, and a host that loses its microphone: `cut()` (unplug it, kill the
-    satellite) as Owl is asked the first card, and `restore()` a second after the host says it
-    has lost it. Owl answers into the void all the same."""
+    satellite) as Cheetah is asked the first card, and `restore()` a second after the host says it
+    has lost it. Cheetah answers into the void all the same."""
 
     def __init__(self, script: SecretSquadScript, cut: Callable[[], object],
                  restore: Callable[[], object]) -> None:

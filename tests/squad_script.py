@@ -9,9 +9,10 @@ from typing import Any
 
 from voicehost.games.secret_squad import award_round, deal_squads
 from voicehost.host.secret_squad import SecretSquadTable
+from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import actions_of, read_records
 
-TOKENS = ["fox", "owl", "bear", "frog", "whale", "tiger", "rabbit", "snake", "horse", "duck"]
+TOKENS = load_yaml("common/tokens.yaml")["tokens"]
 YES = ["yup", "yes", "yeah", "yep"]
 NO = ["nope", "no", "nah"]
 Answered = tuple[int, int, int]  # (round, card, player)

@@ -23,10 +23,10 @@ from voicehost.games.base import Action, IllegalAction
 from voicehost.games.deck import Deck, letters
 from voicehost.games.layout import squad_layout
 from voicehost.games.secret_squad import SecretSquad, Settings, award_round
-from voicehost.prompts_dir import prompts_dir
+from voicehost.prompts_dir import load_yaml, prompts_dir
 from voicehost.store.journal import actions_of, read_records
 
-TOKENS = ["fox", "owl", "bear", "frog", "whale", "tiger", "rabbit", "snake", "horse", "duck"]
+TOKENS = load_yaml("common/tokens.yaml")["tokens"]
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TAKE = re.compile(r"(\w+), take letter ([A-J])\.")
 OPEN = re.compile(r"\bopen\b.*?\b((?:box|row) \d+)\b")

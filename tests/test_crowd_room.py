@@ -53,7 +53,7 @@ BAR = 0.98
 MOST_TRIES = 8
 SCORING = ("point", "squad")
 # What the players say, for the level of their speech: every voice, short and long phrases.
-SAMPLE_PHRASES = ("yup", "nope", "i pointed at owl", "yellow squad", "ready")
+SAMPLE_PHRASES = ("yup", "nope", "i pointed at cheetah", "yellow squad", "ready")
 
 LINES = load_yaml("common/lines.yaml")
 READ_BACKS = tuple(t.split("{choice}.")[1].strip().lower() for t in LINES["confirm"])

@@ -142,7 +142,7 @@ def test_a_lost_microphone_is_waited_for_and_the_question_asked_again(tmp_path: 
     script = SecretSquadScript(PLAYERS, seed=SEED, rounds=1)
     events = Events()
     called = PLAYERS  # the roll call's answers come first
-    ears = TableEars(script, events, lose_at=(called + 2, called + 9))  # Owl's answer, a read-back
+    ears = TableEars(script, events, lose_at=(called + 2, called + 9))  # seat 2, a read-back
     mouth = Mouth()
     voice = AudioVoice(mouth, ears)  # type: ignore[arg-type]
     outcome = short_game(tmp_path, voice, events).run()
@@ -151,7 +151,7 @@ def test_a_lost_microphone_is_waited_for_and_the_question_asked_again(tmp_path: 
     lost = [i for i, line in enumerate(mouth.said) if line == LINES["microphone_lost"]]
     assert len(lost) == 2
     # the pending decision asked again once the microphone is back
-    assert mouth.said[lost[0] + 1] == f"{LINES['microphone_back']} Owl?"
+    assert mouth.said[lost[0] + 1] == f"{LINES['microphone_back']} Cheetah?"
     assert mouth.said[lost[1] + 1].startswith(LINES["microphone_back"])
     assert mouth.said[lost[1] + 1].endswith(mouth.said[lost[1] - 1])  # the read-back again
     listens = events.listens()

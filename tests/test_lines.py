@@ -17,20 +17,20 @@ PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 FILES = sorted(PROMPTS.glob("*/lines.yaml"))
 # every fact a line may name: its sample value (whole numbers are also tried at 1 and 2)
 WORDS = {"a": "violin", "b": "cello", "answer": "yup", "board": "A", "card": "energy",
-         "cfo": "Owl", "choice": "yup", "claimed": "Fox and Owl", "clue": "lantern",
+         "cfo": "Cheetah", "choice": "yup", "claimed": "Robin and Cheetah", "clue": "lantern",
          "demand": "mechanics and energy", "ending": "We play eight rounds",
-         "extra": "energy", "ferret": "violin", "first": "Fox", "game": "Secret Squad",
-         "hands": "Fox 2, Owl 3", "impostors": "two impostors hide",
+         "extra": "energy", "ferret": "violin", "first": "Robin", "game": "Secret Squad",
+         "hands": "Robin 2, Cheetah 3", "impostors": "two impostors hide",
          "impostors_cards": "two impostor cards", "letter": "C", "modules": "module one",
-         "moves": "add to module one", "name": "Fox", "names": "Fox, Owl and Bear",
-         "nope": "Owl", "options": "yup or nope", "phase": "the clues", "player": "Owl",
-         "printed": "150 048", "reasons": "naming the Weasel", "red": "Owl",
-         "rounds": "3 rounds", "scores": "Fox 3, Owl 1", "second": "Owl",
+         "moves": "add to module one", "name": "Robin", "names": "Robin, Cheetah and Wombat",
+         "nope": "Cheetah", "options": "yup or nope", "phase": "the clues", "player": "Cheetah",
+         "printed": "150 048", "reasons": "naming the Weasel", "red": "Cheetah",
+         "rounds": "3 rounds", "scores": "Robin 3, Cheetah 1", "second": "Cheetah",
          "sleeves": "Slide every card up one notch.",
-         "squad": "yellow", "takes": "Fox, take card C.", "target": "Owl",
-         "weasel": "Bear", "what": "Fox's answer, yup", "winners": "Fox", "word": "Lantern",
-         "yellow": "Fox", "yup": "Bear", "steps": "Fold the flaps in.",
-         "rule": "Keep your slips shut.", "left_of": "Owl", "got": "five", "module": "two",
+         "squad": "yellow", "takes": "Robin, take card C.", "target": "Cheetah",
+         "weasel": "Wombat", "what": "Robin's answer, yup", "winners": "Robin", "word": "Lantern",
+         "yellow": "Robin", "yup": "Wombat", "steps": "Fold the flaps in.",
+         "rule": "Keep your slips shut.", "left_of": "Cheetah", "got": "five", "module": "two",
          "digits": "6"}
 # every count a line may name: the least it is in play (players: 3, a module: 3 cards, a
 # warning: 2 seconds left), tried at that and one more; counts that can be 1 are tried at 1
@@ -89,7 +89,7 @@ def test_ferret_out_says_how_the_game_ends(end: str) -> None:
 
 # -- the kinds of slip a person would not make ------------------------------------------------
 
-SEVERAL, ONE = "Fox and Owl", "Fox"
+SEVERAL, ONE = "Robin and Cheetah", "Robin"
 SINGULAR = re.compile(r"\b(themself|there is|has|was)\b")
 PLURAL = re.compile(r"\b(themselves|there are|have|were)\b")
 
@@ -134,7 +134,8 @@ def test_options_to_choose_from_are_joined_with_or(game: str, kind: str) -> None
     table = GAMES[game].table.from_options(Seats.default(5), 1, {})
     offered = table.say_options(table.example_decision(kind))
     assert " or " in offered, offered
-    assert not re.search(r"\band (Fox|Owl|Bear|Frog|Whale|myself|you pick)\b", offered), offered
+    names = "|".join(n.title() for n in table.seats.names)
+    assert not re.search(rf"\band ({names}|myself|you pick)\b", offered), offered
 
 
 def test_a_weasels_points_are_told_as_what_the_weasel_did() -> None:

@@ -33,6 +33,7 @@ from voicehost.lab.hearing_corpus import (
     right,
 )
 from voicehost.lab.speakers import PLAIN, SPEAKERS, VOICES, add_noise, speak
+from voicehost.prompts_dir import load_yaml
 from voicehost.speech.base import recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer, missing_words
 from voicehost.tools import hear_grammar
@@ -43,6 +44,9 @@ from voicehost.voice import SAMPLE_RATE
 MIN_RIGHT = (0.60, 0.55)
 MAX_WRONG_INTENT = 0.05  # options heard as another option (measured 3.0 %): the worst mistake
 MAX_FALSE_ACCEPT = 0.05  # out-of-option speech accepted as an option
+
+TOKENS = load_yaml("common/tokens.yaml")["tokens"]  # the default seat names, in seat order
+FIRST = TOKENS[0]  # the first seat: offered wherever a 3-player table points
 
 Corpus = tuple[list[Clip], list[Clip]]
 Hearings = tuple[list[Heard], list[Heard]]
@@ -61,8 +65,8 @@ def heard(corpus: Corpus) -> Hearings:
 
 
 @pytest.fixture(scope="session")
-def fox() -> bytes:
-    return speak("fox", SPEAKERS[0])
+def first_seat() -> bytes:
+    return speak(FIRST, SPEAKERS[0])
 
 
 def misses(clips: list[Clip], hearings: list[Heard]) -> list[str]:
@@ -89,7 +93,7 @@ def test_every_phrase_the_game_accepts_is_in_the_corpus(corpus: Corpus) -> None:
         for phrase, intent in grammar_for(key).intents.items():
             heard_under = COMMANDS_UNDER if intent.name != "choose" else key
             assert (heard_under, phrase) in said, (key, phrase)
-    assert {"fox", "duck", "player ten", "myself", "me", "yup", "nah", "skip"} <= {
+    assert {TOKENS[0], TOKENS[9], "player ten", "myself", "me", "yup", "nah", "skip"} <= {
         text for _, text in said}
     assert all(sum(c.text == text and c.grammar == key for c in corpus[0])
                == 2 * len(VOICES) for key, text in said), "each in every voice, clean and noisy"
@@ -136,60 +140,62 @@ def test_missing_words_are_named() -> None:
         engine.set_phrases(["  "])
 
 
-def test_switching_phrase_sets_between_utterances(fox: bytes) -> None:
+def test_switching_phrase_sets_between_utterances(first_seat: bytes) -> None:
     engine = PocketsphinxRecognizer()
     pointing, answers = grammar_for(("point", 3)), grammar_for(("answer", 4))
-    assert hear(engine, pointing, fox)[0].text == "fox"
-    hearing, intent = hear(engine, answers, fox)
-    assert (hearing.text, intent) == ("", None), "fox is none of the answers"
+    assert hear(engine, pointing, first_seat)[0].text == FIRST
+    hearing, intent = hear(engine, answers, first_seat)
+    assert (hearing.text, intent) == ("", None), f"{FIRST} is none of the answers"
     assert hearing.raw_text in answers.phrases and hearing.confidence < engine.floor
-    assert hear(engine, pointing, fox)[0].text == "fox"
+    assert hear(engine, pointing, first_seat)[0].text == FIRST
 
 
-def test_the_caller_spelling_of_a_phrase_comes_back(fox: bytes) -> None:
+def test_the_caller_spelling_of_a_phrase_comes_back(first_seat: bytes) -> None:
     engine = PocketsphinxRecognizer()
-    engine.set_phrases(["Fox", "Owl", "Bear", "Frog"])
-    assert recognize(engine, fox).text == "Fox"
+    engine.set_phrases([name.title() for name in TOKENS[:4]])
+    assert recognize(engine, first_seat).text == FIRST.title()
 
 
 @pytest.mark.parametrize("chunk_bytes", [640, 333])
-def test_streaming_in_chunks_hears_the_same_as_one_block(fox: bytes, chunk_bytes: int) -> None:
+def test_streaming_in_chunks_hears_the_same_as_one_block(first_seat: bytes,
+                                                         chunk_bytes: int) -> None:
     whole, streamed = PocketsphinxRecognizer(), PocketsphinxRecognizer()
     for engine in (whole, streamed):
         engine.set_phrases(grammar_for(("point", 3)).phrases)
-    expected = recognize(whole, fox)
+    expected = recognize(whole, first_seat)
     streamed.start()
-    for i in range(0, len(fox), chunk_bytes):
-        streamed.feed(fox[i:i + chunk_bytes])
+    for i in range(0, len(first_seat), chunk_bytes):
+        streamed.feed(first_seat[i:i + chunk_bytes])
     got = streamed.finish()
-    assert (got.text, got.raw_text) == (expected.text, expected.raw_text) == ("fox", "fox")
+    assert (got.text, got.raw_text) == (expected.text, expected.raw_text) == (FIRST, FIRST)
     assert got.confidence == pytest.approx(expected.confidence, abs=1e-6)
-    assert got.audio_seconds == pytest.approx(len(fox) / 2 / SAMPLE_RATE)
+    assert got.audio_seconds == pytest.approx(len(first_seat) / 2 / SAMPLE_RATE)
 
 
-def test_whole_utterance_decoding_hears_like_streaming(fox: bytes) -> None:
+def test_whole_utterance_decoding_hears_like_streaming(first_seat: bytes) -> None:
     # The batch-CMN mode that scripts/measure_hearing.py --whole-utterance measures.
     streamed, whole = PocketsphinxRecognizer(), PocketsphinxRecognizer(whole_utterance=True)
     pointing, answers = grammar_for(("point", 3)), grammar_for(("answer", 4))
     for engine in (streamed, whole):
-        assert hear(engine, pointing, fox)[0].raw_text == "fox"
-        assert hear(engine, answers, fox)[1] is None, "fox is none of the answers"
+        assert hear(engine, pointing, first_seat)[0].raw_text == FIRST
+        assert hear(engine, answers, first_seat)[1] is None, f"{FIRST} is none of the answers"
     hearing = recognize(whole, bytes(2 * SAMPLE_RATE))  # one second of int16 silence
     assert hearing.text == "" and hearing.audio_seconds == pytest.approx(1.0)
 
 
-def test_whole_utterance_decoding_hears_a_clip_alike_whatever_came_before(fox: bytes) -> None:
+def test_whole_utterance_decoding_hears_a_clip_alike_whatever_came_before(
+        first_seat: bytes) -> None:
     """`voicehost hear` (one cold process per file) and the tests that hear many files in one
     engine must agree: in whole-utterance mode nothing carries over between utterances."""
     pointing = grammar_for(("point", 3))
     fresh = PocketsphinxRecognizer(whole_utterance=True)
-    first = hear(fresh, pointing, fox)[0]
+    first = hear(fresh, pointing, first_seat)[0]
     used = PocketsphinxRecognizer(whole_utterance=True)
-    for before in ("did you see the game last night", "i pointed at owl", "hahaha"):
+    for before in ("did you see the game last night", f"i pointed at {TOKENS[1]}", "hahaha"):
         hear(used, pointing, add_noise(speak(before, VOICES[1]), 10.0))
-    again = hear(used, pointing, fox)[0]
+    again = hear(used, pointing, first_seat)[0]
     assert (again.text, again.raw_text) == (first.text, first.raw_text)
-    assert first.raw_text == "fox" and first.confidence > 0.0
+    assert first.raw_text == FIRST and first.confidence > 0.0
     assert again.confidence == pytest.approx(first.confidence, abs=1e-9)
 
 

@@ -150,8 +150,8 @@ def test_a_satellite_killed_mid_game_is_waited_for_and_nothing_is_lost(
     print(f"\nsatellite killed: {game.summary()}; lost said "
           f"{lost[0]['time'] - table.cut_at:.2f} s after the kill, back said "
           f"{back[0]['time'] - table.restored_at:.2f} s after the restart")
-    owl = [e for e in game.of("listen") if (e["decision"], e["player"]) == ("answer", 1)]
-    assert len(owl) >= 2 and owl[-1]["time"] > back[0]["time"]  # Owl is asked again
+    cheetah = [e for e in game.of("listen") if (e["decision"], e["player"]) == ("answer", 1)]
+    assert len(cheetah) >= 2 and cheetah[-1]["time"] > back[0]["time"]  # Cheetah is asked again
     over = game.of("game_over")
     assert over, "the game did not end"
     assert over[0]["scores"] == script.expected_scores()  # as an uninterrupted game ends

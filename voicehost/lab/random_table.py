@@ -9,15 +9,16 @@ import string
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from voicehost.prompts_dir import load_yaml
 from voicehost.voice import EndOfInput, Hearing, Recording
 
 ENDS_THE_GAME = {"quit", "stop"}  # said rarely: a game that ends early tests less
 HOSTILE = ("'; DROP TABLE players; --", "{name}", "{0}", "%s%s%s", "\x00\x01\x02", "🦊🦉🐻",
            "player\tthree", "yes\nno", "../../etc/passwd", "<script>alert(1)</script>",
            "ＹＵＰ", "nöpe", "   ", ".,;!?")
-OTHER_WORDS = ("fox", "owl", "bear", "frog", "whale", "tiger", "rabbit", "snake", "horse",
-               "duck", "eleven", "twelve", "zero", "hundred", "module", "yellow", "red", "maybe",
-               "ready", "again", "nobody", "everyone", "myself")
+OTHER_WORDS = (*load_yaml("common/tokens.yaml")["tokens"], "eleven", "twelve", "zero", "hundred",
+               "module", "yellow", "red", "maybe", "ready", "again", "nobody", "everyone",
+               "myself")
 
 
 def slip(text: str, rng: random.Random) -> str:
