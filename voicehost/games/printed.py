@@ -10,6 +10,7 @@ already holding the secrets the cards show, and every attribute is the engine's.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from typing import Any
@@ -116,6 +117,12 @@ class PrintedCards:
         else:  # seated provisionally: a table seated for the deck's players takes it on
             self.deck = deck
         return [Event("deck_read", {"deck": deck.number})]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PrintedCards:
+        """A copy to try a move on: the engine copied, `build` (the table's) shared."""
+        twin = copy.copy(self)
+        twin.inner = copy.deepcopy(self.inner, memo)
+        return twin
 
     def __getattr__(self, name: str) -> Any:
         inner = self.__dict__.get("inner")

@@ -143,6 +143,12 @@ class Grammar:
                 read[key] = intent if read.get(key, intent) == intent else None
         return read
 
+    @cached_property
+    def longest(self) -> int:
+        """The most words a phrase has, as the matcher reads it: no longer piece of what was
+        said can be one phrase."""
+        return max((len(key.split()) for key in self.understood), default=0)
+
     @classmethod
     def build(cls, groups: Iterable[tuple[Intent, Sequence[str]]]) -> Grammar:
         """`groups`: (intent, templates) pairs. A phrase claimed twice keeps its first intent."""
@@ -190,7 +196,7 @@ class Grammar:
             return None, 0.0
         words = said.split()
         found: set[Intent] = set()
-        for at in range(1, len(words)):
+        for at in range(1, min(len(words), 2 * self.longest + 1)):  # the no, said once or twice
             head = self.one_meaning(self.read(" ".join(words[:at])).split())
             if head != NO:
                 continue
@@ -202,14 +208,16 @@ class Grammar:
     def one_meaning(self, words: Sequence[str]) -> Intent | None:
         """The intent of `words` read as one or more phrases one after another that all mean
         the same ("yes that's right"); None when no such reading exists, or readings disagree."""
+        most = self.longest
         pieces = {(begin, end): self.understood.get(" ".join(words[begin:end]))
-                  for begin in range(len(words)) for end in range(begin + 1, len(words) + 1)}
+                  for begin in range(len(words))
+                  for end in range(begin + 1, min(len(words), begin + most) + 1)}
         found = set()
         for intent in {i for i in pieces.values() if i is not None}:
             read = [True] + [False] * len(words)  # read[i]: words[:i] read as `intent`
             for end in range(1, len(words) + 1):
                 read[end] = any(read[begin] and pieces[begin, end] == intent
-                                for begin in range(end))
+                                for begin in range(max(0, end - most), end))
             if read[-1]:
                 found.add(intent)
         return found.pop() if len(found) == 1 else None
