@@ -70,9 +70,9 @@ def test_the_roll_call_names_every_seat_in_order_and_each_answers(tmp_path: Path
         ("roll_call", 0), ("roll_call", 1), ("roll_call", 2)]
     assert listens[0]["say"] == {"in": IN}
     called = [line for line in voice.said if "I'm in" in line]
-    named = [next(n for n in ("Robin", "Cheetah", "Wombat") if n in line.split("I'm in")[-1]
+    named = [next(n for n in ("Rabbit", "Cheetah", "Wombat") if n in line.split("I'm in")[-1]
                   or line.endswith(f"{n}, say I'm in.")) for line in called]
-    assert named == ["Robin", "Cheetah", "Wombat"]
+    assert named == ["Rabbit", "Cheetah", "Wombat"]
     assert "first" in called[0] and "left" in called[0]
     assert listens[3]["decision"] == "deal"  # then the game
 
@@ -108,9 +108,9 @@ def test_repeat_after_a_miss_repeats_the_question_not_the_miss(tmp_path: Path) -
 
 
 def test_a_choice_the_rules_refuse_is_refused_before_it_is_read_back(tmp_path: Path) -> None:
-    # 3 players: 2 yellow and 2 red cards, one set aside. Robin and Cheetah say red: Wombat cannot.
+    # 3 players: 2 yellow and 2 red cards, one set aside. Rabbit and Cheetah say red: Wombat cannot.
     to_the_reveal = [IN, IN, IN, "ready", "yup", "nope", "yup", "ready",
-                     "cheetah", "yes", "robin", "yes", "robin", "yes"]
+                     "cheetah", "yes", "rabbit", "yes", "rabbit", "yes"]
     voice, _ = hosted(tmp_path, squad(), *to_the_reveal, "red", "yes", "red", "yes", "red")
     refused = next(i for i, line in enumerate(voice.said) if "red cards are in play" in line)
     assert "Correct?" not in voice.said[refused] and "right?" not in voice.said[refused]
@@ -129,7 +129,7 @@ def test_a_deck_number_heard_at_the_table_tells_how_many_play(tmp_path: Path) ->
                           input=typed, text=True, capture_output=True, timeout=60, check=False)
     assert play.returncode == 0, play.stderr
     assert "of you are playing" not in play.stdout  # was: "That deck has 5 cards, but 4 ..."
-    assert "Robin, Cheetah, Wombat, Tiger and Orca" in play.stdout
+    assert "Rabbit, Cheetah, Wombat, Tiger and Orca" in play.stdout
     assert "Orca" not in play.stdout.split("I know these cards")[0]  # named once it is known
     again = subprocess.run(voicehost("resume", "--io", "text", "--journal", str(journal)),
                            input=f"{IN}\n" * 5, text=True, capture_output=True, timeout=60,
@@ -144,7 +144,7 @@ def test_the_options_are_offered_with_or(tmp_path: Path) -> None:
     to_the_pointing = [IN, IN, IN, "ready", "yup", "nope", "yup", "ready"]
     voice, _ = hosted(tmp_path, squad(), *to_the_pointing, "banana", "banana")
     offered = next(line for line in voice.said if "You can say" in line)
-    assert re.search(r"Robin, Cheetah or Wombat\b", offered), offered
+    assert re.search(r"Rabbit, Cheetah or Wombat\b", offered), offered
 
 
 def test_a_player_found_but_missing_scores_in_words_that_read_right() -> None:
@@ -154,7 +154,7 @@ def test_a_player_found_but_missing_scores_in_words_that_read_right() -> None:
     scored = Event("round_scored", {"round": 1, "awards": awards,
                                     "squads": ["red", "red", "yellow"], "scores": [1, 3, 0]})
     said = squad().narrate([scored])
-    assert "Robin missed, but was found: one point." in said, said  # was "Robin missed plus one..."
+    assert "Rabbit missed, but was found: one point." in said, said
     assert "Wombat missed." in said
 
 
