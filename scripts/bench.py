@@ -108,7 +108,7 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
             if heard is None:
                 continue
             called = time.monotonic()
-            spoken = mouth.say("Robin, yup. Cheetah?")
+            spoken = mouth.say("Rabbit, yup. Cheetah?")
             time.sleep(0.05)  # the recorder's last chunks
             intent_latency.append(heard.response_s)
             compute.append(heard.latency_s)
