@@ -2,6 +2,18 @@
 phrasings the host took right, refused, and took wrongly.
 
     .venv/bin/python scripts/measure_phrasings.py [--misses] [--corpus PATH]
+
+`--spoken` hears them aloud instead: each phrasing of one half (`--half`, held-out by default)
+read by held-out synthetic voices (voicehost/lab/voices.py, as the hearing corpus holds them
+out) with 0.4 s of silence each side, heard by the default engine (`make_recognizer("auto")`)
+limited to the moment's phrases as the host offers them, then read by the host's matcher
+(`grammar.match(spell_numbers(text))`, as `Host.hear`). Free speech (a clue, a guess of any
+word) goes the host's free way: a command heard whole is the command, else the words of the
+engine's free transcript (`said_from`), else the recording is kept ("recorded": the default
+engine has no free transcript, so the host plays the clue back rather than read it).
+
+    .venv/bin/python scripts/measure_phrasings.py --spoken [--half tune] [--voices 1]
+        [--kinds yes_no,point] [--json out.json]
 """
 
 from __future__ import annotations
@@ -10,6 +22,7 @@ import argparse
 from pathlib import Path
 
 from voicehost.lab.phrasings import HALVES, REFUSED, load, measure, tally
+from voicehost.lab.spoken_phrasings import add_spoken_arguments, run_spoken
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "phrasings.yaml"
 
@@ -19,7 +32,11 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--misses", action="store_true",
                         help="list every phrasing not taken right (tune half only)")
+    add_spoken_arguments(parser)
     args = parser.parse_args()
+    if args.spoken:
+        run_spoken(load(args.corpus), args)
+        return
     results = list(measure(load(args.corpus)))
     counts = tally(results)
     kinds = sorted({kind for kind, _ in counts})

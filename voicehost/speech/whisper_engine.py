@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from rapidfuzz import fuzz
 
+from voicehost.intents.grammar import Talk
 from voicehost.voice import SAMPLE_RATE, Hearing
 
 if TYPE_CHECKING:
@@ -219,6 +220,8 @@ class PhraseSet:
     phrases: tuple[str, ...]  # as the caller spelled them
     tokens: tuple[tuple[int, ...], ...]  # every written form of every phrase
     owner: tuple[int, ...]  # which phrase each token sequence spells
+    words: frozenset[str]  # every word of every phrase
+    inner: tuple[tuple[int, ...], ...]  # the written forms as said after other words
 
 
 @dataclass(frozen=True)
@@ -322,12 +325,17 @@ class WhisperRecognizer:
         self._open, self._phrases = False, cached
 
     def _tokenize(self, phrases: tuple[str, ...]) -> PhraseSet:
-        tokens, owner = [], []
+        tokens, owner, inner = [], [], []
         for index, phrase in enumerate(phrases):
             for form in spoken_forms(phrase):
                 tokens.append(tuple(self._tokenizer.encode(form, add_special_tokens=False).ids))
+                within = form if form.startswith(" I ") or form == " I" else form.lower()
+                inner.append(tuple(self._tokenizer.encode(within,
+                                                          add_special_tokens=False).ids))
                 owner.append(index)
-        return PhraseSet(phrases, tuple(tokens), tuple(owner))
+        return PhraseSet(phrases, tuple(tokens), tuple(owner),
+                         frozenset(w for p in phrases for w in normalize(p).split()),
+                         tuple(inner))
 
     def start(self) -> None:
         if self._phrases is None and not self._open:
@@ -385,9 +393,29 @@ class WhisperRecognizer:
         ranked = self.rank(scores)
         self.last_alternatives = ranked[:3]
         best, sure = ranked[0]
-        return Hearing(text=best if sure >= self.floor else "", confidence=sure,
+        text = self.read_with_free(best, best if sure >= self.floor else "", scores.free_text)
+        return Hearing(text=text, confidence=sure,
                        audio_seconds=seconds, decode_seconds=time.perf_counter() - began,
                        raw_text=scores.free_text, alternatives=self.wavering(ranked))
+
+    def read_with_free(self, best: str, heard: str, free_text: str) -> str:
+        """What the matcher is given, the free transcript read as the matcher reads answers
+        (skip words dropped) beside the best phrase: the transcript itself when it is nothing
+        but the phrases' words around the best phrase's ("I think it's owl", "yes but no":
+        the matcher reads it whole); nothing when it is only the phrases' words but not
+        around the best phrase's (they disagree), or the best phrase's and words no phrase
+        has ("I don't know" is not "I don't"). Else `heard`."""
+        assert self._phrases is not None
+        words = self._phrases.words
+        free = plain_words(free_text).split()
+        talk = Talk.load()
+        reading = talk.read(free, words)
+        own = talk.read(normalize(best).split(), words)
+        around = bool(own) and any(reading[at:at + len(own)] == own
+                                   for at in range(len(reading)))
+        if reading and words.issuperset(reading):
+            return " ".join(free) if around else ""
+        return "" if around and len(reading) > len(own) else heard
 
     def encode(self, audio: np.ndarray, pad_seconds: float | None) -> object:
         """The encoder's output for `audio`, padded to its length + pad_seconds (None: 30 s)."""
@@ -411,37 +439,74 @@ class WhisperRecognizer:
         steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
         free_tokens = self._first_sentence(free.sequences_ids[0])
         free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
-        kept, done = self._plausible(steps[0]), {}
-        if self.prefix_depth:
-            kept, done = self._scored_by_openings(encoded, kept)
-        totals = dict(zip(kept, self._forced_scores(
-            encoded, [self._phrases.tokens[i] for i in kept]), strict=True)) | done
-        per_sequence = np.full(len(self._phrases.tokens), -np.inf)
-        for i, total in totals.items():
-            per_sequence[i] = total / (len(self._phrases.tokens[i]) + 1)
+        tokens = self._phrases.tokens
+        per_sequence = self._per_token(encoded, steps[0], tokens, 0)
+        wrapping = self._wrapping(free_tokens)
+        if wrapping is not None:
+            before, after = wrapping
+            wrapped = [(*before, *t, *after) for t in self._phrases.inner]
+            said = float(steps[np.arange(len(before)), list(before)].sum())
+            per_sequence = np.maximum(per_sequence, self._per_token(
+                encoded, steps[len(before)], wrapped, len(before), said))
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, np.array(self._phrases.owner), per_sequence)
         return Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
                       free_score, float(free.no_speech_prob))
 
-    def _plausible(self, first: np.ndarray) -> list[int]:
+    def _per_token(self, encoded: object, first: np.ndarray,
+                   tokens: Sequence[tuple[int, ...]], skip: int, skipped: float = 0.0
+                   ) -> np.ndarray:
+        """Each token sequence's log P(tokens, then the end) per token, its first `skip`
+        tokens (of log-probability `skipped`, the same in all) not counted; -inf where it
+        was pruned. `first`: the log-probabilities of the token after those skipped."""
+        kept, done = self._plausible(first, tokens, skip), {}
+        if self.prefix_depth:
+            kept, done = self._scored_by_openings(encoded, kept, tokens, skip)
+        totals = dict(zip(kept, self._forced_scores(
+            encoded, [tokens[i] for i in kept]), strict=True)) | done
+        per_sequence = np.full(len(tokens), -np.inf)
+        for i, total in totals.items():
+            per_sequence[i] = (total - skipped) / (len(tokens[i]) - skip + 1)
+        return per_sequence
+
+    def _wrapping(self, free: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """The free transcript's tokens before and after its answer that are words people
+        wrap answers in ("I think it's", "please"), at word boundaries; None when it has
+        none. Phrases are scored again between them: the fillers as optional branches."""
+        assert self._phrases is not None
+        talk, words = Talk.load(), self._phrases.words
+        texts = [self._tokenizer.decode([t]) for t in free]
+        bounds = [i for i in range(1, len(free)) if texts[i].startswith(" ")]
+        spoken = [i for i in range(len(free)) if plain_words(texts[i])]
+
+        def skipped(part: Sequence[int]) -> bool:
+            said = plain_words(self._tokenizer.decode(list(part))).split()
+            return bool(said) and not talk.read(said, words)
+
+        before = max((i for i in bounds if skipped(free[:i])), default=0)
+        last = spoken[-1] + 1 if spoken else len(free)
+        after = min((i for i in bounds if i > before and skipped(free[i:last])), default=last)
+        if not before and after == last:
+            return None
+        return tuple(free[:before]), tuple(free[after:last])
+
+    def _plausible(self, first: np.ndarray, tokens: Sequence[tuple[int, ...]],
+                   skip: int = 0) -> list[int]:
         """The token sequences whose first token is within PRUNE_NATS of the likeliest first
         token among them: the first token's log-probability bounds the whole sequence's, and
         scoring costs time per sequence."""
-        assert self._phrases is not None
-        bounds = np.array([first[t[0]] for t in self._phrases.tokens])
+        bounds = np.array([first[t[skip]] for t in tokens])
         return [int(i) for i in np.flatnonzero(bounds >= bounds.max() - self.prune_nats)]
 
-    def _scored_by_openings(self, encoded: object,
-                            kept: list[int]) -> tuple[list[int], dict[int, float]]:
+    def _scored_by_openings(self, encoded: object, kept: list[int],
+                            tokens: Sequence[tuple[int, ...]], skip: int = 0
+                            ) -> tuple[list[int], dict[int, float]]:
         """Prune `kept` by ever longer openings, each distinct opening forced once: a
         sequence stays while its first `depth` + 1 tokens are within PRUNE_NATS of the
         likeliest such opening. Returns the sequences still to score, and the totals of those
         that ended within an opening (scored whole on the way)."""
-        assert self._phrases is not None
-        tokens = self._phrases.tokens
         left, done = kept, {}
-        depth = self.prefix_depth
+        depth = skip + self.prefix_depth
         while len(left) > PREFIX_PRUNE_AFTER and depth < max(len(tokens[i]) for i in left):
             sharing: dict[tuple[int, ...], list[int]] = {}
             for i in left:
@@ -526,6 +591,8 @@ class WhisperRecognizer:
         assert self._phrases is not None
         phrases = self._phrases.phrases
         free = plain_words(scores.free_text)
+        # the phrase is compared with what was said around the fillers
+        free = " ".join(Talk.load().read(free.split(), self._phrases.words)) or free
         ranked: list[tuple[str, float]] = []
         self._pair_confidence = 0.0
         self.last_evidence = None

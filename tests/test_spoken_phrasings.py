@@ -1,0 +1,47 @@
+"""Answers wrapped in the words people say around them, spoken by an espeak-ng voice, heard by
+the default engine limited to the moment's phrases (which hold no fillers), then read by the
+host's matcher: "yes please" is a yes, "I think it's <seat>" is that seat
+(voicehost/lab/spoken_phrasings.py, docs/phrasings.md "Heard aloud")."""
+
+from __future__ import annotations
+
+import pytest
+
+from voicehost.intents.grammar import normalize
+from voicehost.lab.phrasings import Phrasing
+from voicehost.lab.speakers import PLAIN, speak
+from voicehost.lab.spoken_phrasings import hear, moment_of
+from voicehost.prompts_dir import load_yaml
+from voicehost.speech.factory import make_recognizer
+
+NAMES = load_yaml("common/tokens.yaml")["tokens"]  # seat 0 is the first name
+ANSWER = {"game": "secret-squad", "decision": "answer"}
+POINT = {"game": "secret-squad", "decision": "point", "seat": 0}
+CONFIRM = {"game": "secret-squad", "decision": "confirm", "of": "point"}
+
+WRAPPED = (
+    Phrasing("yes_no", ANSWER, "yes please", "yup"),
+    Phrasing("yes_no", ANSWER, "I'd say yes", "yup"),
+    Phrasing("yes_no", ANSWER, "um, no", "nope"),
+    Phrasing("point", POINT, f"I think it's {NAMES[1]}", "1"),
+    Phrasing("point", POINT, f"I'm pointing at {NAMES[2]}", "2"),
+    Phrasing("confirm", CONFIRM, "yes, that's right", "yes"),
+)
+# said, but not one answer: hearing the fillers must not make the host take half of it
+TWO_MEANINGS = (
+    Phrasing("yes_no", ANSWER, "yes but no", "REFUSED"),
+)
+
+
+@pytest.fixture(scope="module")
+def engine():  # type: ignore[no-untyped-def]
+    return make_recognizer("auto")[0]
+
+
+@pytest.mark.takes_seconds(30)
+@pytest.mark.parametrize("phrasing", WRAPPED + TWO_MEANINGS, ids=lambda p: p.say)
+def test_a_wrapped_answer_is_taken_aloud(engine, phrasing: Phrasing) -> None:  # type: ignore[no-untyped-def]
+    moment = moment_of(phrasing)
+    assert normalize(phrasing.say) not in moment.grammar.phrases  # no phrase offered says it
+    got, heard, free, sure, _ = hear(engine, moment, speak(phrasing.say, PLAIN))
+    assert got == phrasing.want, f"heard {heard!r} (free {free!r}, {sure:.2f})"
