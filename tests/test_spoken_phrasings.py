@@ -21,15 +21,17 @@ CONFIRM = {"game": "secret-squad", "decision": "confirm", "of": "point"}
 
 WRAPPED = (
     Phrasing("yes_no", ANSWER, "yes please", "yup"),
-    Phrasing("yes_no", ANSWER, "I'd say yes", "yup"),
-    Phrasing("yes_no", ANSWER, "um, no", "nope"),
+    Phrasing("yes_no", ANSWER, "definitely no", "nope"),
     Phrasing("point", POINT, f"I think it's {NAMES[1]}", "1"),
-    Phrasing("point", POINT, f"I'm pointing at {NAMES[2]}", "2"),
+    Phrasing("point", POINT, f"I pick {NAMES[3]}", "3"),
     Phrasing("confirm", CONFIRM, "yes, that's right", "yes"),
 )
-# said, but not one answer: hearing the fillers must not make the host take half of it
-TWO_MEANINGS = (
+# said, but not one answer: the engine hears a phrase in each ("yes", "i don't"), the host
+# must not take it
+NOT_ONE_ANSWER = (
     Phrasing("yes_no", ANSWER, "yes but no", "REFUSED"),
+    Phrasing("yes_no", ANSWER, "I don't know", "REFUSED"),
+    Phrasing("confirm", CONFIRM, "yes no", "REFUSED"),
 )
 
 
@@ -38,8 +40,8 @@ def engine():  # type: ignore[no-untyped-def]
     return make_recognizer("auto")[0]
 
 
-@pytest.mark.takes_seconds(30)
-@pytest.mark.parametrize("phrasing", WRAPPED + TWO_MEANINGS, ids=lambda p: p.say)
+@pytest.mark.takes_seconds(15)
+@pytest.mark.parametrize("phrasing", WRAPPED + NOT_ONE_ANSWER, ids=lambda p: p.say)
 def test_a_wrapped_answer_is_taken_aloud(engine, phrasing: Phrasing) -> None:  # type: ignore[no-untyped-def]
     moment = moment_of(phrasing)
     assert normalize(phrasing.say) not in moment.grammar.phrases  # no phrase offered says it
