@@ -330,3 +330,17 @@ def test_a_recording_is_kept_next_to_the_journal(tmp_path: Path) -> None:
     journal.rename(tmp_path / "game-1.jsonl")  # a save renamed by hand keeps its clips
     assert load_clip(tmp_path / "game-1.jsonl", clip) == pcm
     assert load_clip(journal, "clips/missing.wav") is None
+
+
+def test_a_guess_of_any_word_is_taken_without_a_read_back(tmp_path: Path) -> None:
+    """With the boxed sleeves a guess is free speech: its words (or only its recording) are
+    what the Ferrets judge at the reveal, so the host does not read it back for a yes."""
+    seed = next(s for s in range(200)
+                if any(p.guesses for p in FerretScript(4, seed=s).plans[:1]))
+    script = FerretScript(4, seed=seed)
+    events = drive(play_args(tmp_path, 4, seed, "study_seconds=0"), tmp_path / "events.jsonl",
+                   script.reply)
+    asked = listens(events)
+    guesses = [i for i, e in enumerate(asked) if e["decision"] == "guess" and not e["options"]]
+    assert guesses
+    assert all(asked[i + 1]["decision"] != "confirm" for i in guesses)

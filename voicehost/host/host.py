@@ -471,7 +471,8 @@ class Host:
             self.queue(refusal, self.table.prompt(decision))
             return False
         action = self.table.action_for(decision, value)
-        if decision.scoring:
+        # free speech (a guess of any word) is not read back: its words may not have been heard
+        if decision.scoring and value in decision.options:
             try:  # a choice the rules refuse is refused with its reason, not read back first
                 copy.deepcopy(self.table.game).apply(action)
             except IllegalAction as illegal:
