@@ -27,12 +27,13 @@ from room import room  # noqa: E402, F401  (registers the session fixture)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test in the room is marked `room` (so `-m room` / `-m "not room"` select by
     fixture, not by remembering a marker), and every test has a time limit: three times what
-    it takes alone, and at least ten minutes."""
+    it takes alone, and at least fifteen minutes (a session fixture that hears a corpus is
+    timed with the first test that asks for it)."""
     for item in items:
         if "room" in getattr(item, "fixturenames", ()) and item.get_closest_marker("room") is None:
             item.add_marker(pytest.mark.room)
         if item.get_closest_marker("timeout") is None:  # a hung test fails, not the whole run
-            item.add_marker(pytest.mark.timeout(max(600.0, 3 * seconds(item))))
+            item.add_marker(pytest.mark.timeout(max(900.0, 3 * seconds(item))))
 
 
 class Dealer:

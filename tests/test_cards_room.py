@@ -134,6 +134,8 @@ class PrintedRoomTable(SquadTable):
         decision, player, round_ = listen["decision"], listen["player"], listen.get("round")
         if player is not None:
             self.speaker = player
+        if decision == "roll_call":
+            return "i'm in"
         if decision == "deal":  # everyone opens their card at the box the host named
             self.boxes[round_] = self.box
             self.squads[round_] = [self.squad_on_card(name) for name in self.names]

@@ -26,7 +26,7 @@ def hear(wav: Path, *args: str) -> dict:
 @pytest.mark.parametrize(("said", "decision", "intent", "value"), [
     ("yup", "answer", "choose", "yup"),
     ("yes", "answer", "choose", "yup"),
-    ("i pointed at frog", "point", "choose", "3"),
+    ("i pointed at tiger", "point", "choose", "3"),
     ("repeat", "answer", "repeat", ""),
 ])
 def test_hear_gives_the_intent(tmp_path: Path, said: str, decision: str, intent: str,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import statistics
 import time
 from pathlib import Path
 
@@ -109,13 +108,6 @@ def test_chatter_and_noise_are_not_understood(heard: list) -> None:
     assert len(accepted) / len(outside) <= MAX_FALSE_ACCEPT
     bursts = [i for c, i, _ in outside if c.text == "noise burst"]
     assert bursts and all(i is None for i in bursts)
-
-
-def test_decoding_fits_the_latency_budget(heard: list) -> None:
-    latency = sorted(seconds for _, _, seconds in heard)
-    median, p95 = statistics.median(latency), latency[int(0.95 * (len(latency) - 1))]
-    print(f"\ndecode: median {median:.3f} s, p95 {p95:.3f} s")
-    assert median <= 0.6 and p95 <= 1.5  # budget: 0.6 / 1.0 s; slack for a loaded CI machine
 
 
 def test_runner_up_and_confidences_are_exposed(engine: WhisperRecognizer) -> None:
@@ -281,3 +273,15 @@ def test_a_long_list_pruned_by_its_openings_is_heard_as_if_scored_whole(
         assert pruned[0] == whole[0] == phrase
         assert pruned[1] == pytest.approx(whole[1], abs=0.01)
     assert sum(scored[PREFIX_DEPTH, p][2] for p in said) * 2 < sum(scored[0, p][2] for p in said)
+
+
+def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise(
+        engine: WhisperRecognizer) -> None:
+    engine.set_phrases(["yes", "no", "add to module three", "module three", "add to module five"])
+    best = "add to module three"
+    assert engine.read_with_free(best, best, "and to module 3.") == best  # a word lost
+    assert engine.read_with_free(best, best, "Module 3.") == best
+    assert engine.read_with_free(best, best, "Add to module 5.") == ""  # another move
+    assert engine.read_with_free("yes", "yes", "No.") == ""
+    assert engine.read_with_free("yes", "yes", "Yes, no.") == "yes no"  # the matcher refuses both
+    assert engine.read_with_free("no", "no", "No, I don't know.") == ""  # words no phrase has

@@ -162,7 +162,9 @@ def hear_in_parallel(clips: Sequence[Clip], workers: int = 2,
                      **engine_options: object) -> list[Heard]:
     """hear_all split over `workers` processes (one recognizer each), results in clip order."""
     shares = [list(clips[i::workers]) for i in range(workers)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    # forkserver: a fork of a process that already runs threads (a test session's engines)
+    # can hang on a lock one of them held
+    with multiprocessing.get_context("forkserver").Pool(workers) as pool:
         parts = pool.starmap(_hear_share, [(share, engine_options) for share in shares])
     heard: list[Heard] = [None] * len(clips)  # type: ignore[list-item]
     for i, part in enumerate(parts):

@@ -254,6 +254,12 @@ def confidence(evidence: Evidence) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, logit))))
 
 
+def within(part: Sequence[str], whole: Sequence[str]) -> bool:
+    """Whether `part`'s words are all in `whole`, in order (some of them left out)."""
+    rest = iter(whole)
+    return all(word in rest for word in part)
+
+
 class WhisperRecognizer:
     """The Recognizer protocol on Whisper tiny.en: phrase scoring, rejection, free text."""
 
@@ -402,9 +408,10 @@ class WhisperRecognizer:
         """What the matcher is given, the free transcript read as the matcher reads answers
         (skip words dropped) beside the best phrase: the transcript itself when it is nothing
         but the phrases' words around the best phrase's ("I think it's owl", "yes but no":
-        the matcher reads it whole); nothing when it is only the phrases' words but not
-        around the best phrase's (they disagree), or the best phrase's and words no phrase
-        has ("I don't know" is not "I don't"). Else `heard`."""
+        the matcher reads it whole); nothing when it is only the phrases' words, neither
+        around the best phrase's nor a part of them (they disagree: "no" against "yes"; "to
+        module three" against "add to module three" only lost a word), or the best phrase's
+        and words no phrase has ("I don't know" is not "I don't"). Else `heard`."""
         assert self._phrases is not None
         words = self._phrases.words
         free = plain_words(free_text).split()
@@ -414,7 +421,9 @@ class WhisperRecognizer:
         around = bool(own) and any(reading[at:at + len(own)] == own
                                    for at in range(len(reading)))
         if reading and words.issuperset(reading):
-            return " ".join(free) if around else ""
+            if around:
+                return " ".join(free)
+            return heard if within(reading, own) else ""
         return "" if around and len(reading) > len(own) else heard
 
     def encode(self, audio: np.ndarray, pad_seconds: float | None) -> object:
