@@ -171,10 +171,10 @@ class PrintedRoomTable(SquadTable):
         return totals
 
 
-@pytest.mark.takes_seconds(290)
+@pytest.mark.takes_seconds(340)
 def test_a_printed_card_game_through_the_room(room: Room, tmp_path: Path) -> None:
     table = PrintedRoomTable(DECK.printed, seed=7)
-    game = table.play(tmp_path, "play", "secret-squad", "--cards", "--engine", "pocketsphinx",
+    game = table.play(tmp_path, "play", "secret-squad", "--cards", "--engine", "auto",
                       "--players", str(PLAYERS), "--seed", str(GAME_SEED),
                       "--set", f"rounds={ROUNDS}", "--rate", "230")
     deck_tries = [said for listen, said in table.spoken if listen["decision"] == DECK_DECISION]
