@@ -2,8 +2,8 @@
 of a deck number.
 
 As in tests/test_secret_squad_room.py, the host speaks into the PulseAudio test room and hears
-it with its own recognizer (pocketsphinx); the players are espeak-ng voices played into the
-room. Here the host starts without knowing the cards: it asks for the deck number, a player
+it with the default engine (Whisper for these lists); the players are espeak-ng voices played
+into the room. Here the host starts without knowing the cards: it asks for the deck number, a player
 reads it off a page or slip (two groups of three digits), and from then on the host deals by
 voice, names the box each round and scores the reveal by itself. The players read their squads
 off their cards (the layout the deck number stands for), answer each question card truthfully
