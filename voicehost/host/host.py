@@ -471,8 +471,9 @@ class Host:
             self.queue(refusal, self.table.prompt(decision))
             return False
         action = self.table.action_for(decision, value)
-        # free speech (a guess of any word) is not read back: its words may not have been heard
-        if decision.scoring and value in decision.options:
+        # free speech (a decision without options: a guess of any word) is not read back, as
+        # its words may not have been heard
+        if decision.scoring and decision.options:
             try:  # a choice the rules refuse is refused with its reason, not read back first
                 copy.deepcopy(self.table.game).apply(action)
             except IllegalAction as illegal:
