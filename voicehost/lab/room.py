@@ -261,25 +261,44 @@ def envelope_match(recording: bytes, spoken: np.ndarray) -> float:
     return float(np.max((windows @ line) / np.where(spread > 0, spread, np.inf)))
 
 
-def pieces_heard(recording: bytes, sent: np.ndarray, piece_s: float = 0.1) -> float:
+def _correlations(heard: np.ndarray, spectrum: np.ndarray, energy: np.ndarray,
+                  piece: np.ndarray) -> np.ndarray:
+    """`piece`'s normalised correlation with `heard` at every offset."""
+    size = len(piece)
+    length = 2 * (len(spectrum) - 1)
+    windows = np.sqrt(np.maximum(energy[size:] - energy[:-size], 1e-9))
+    piece = piece - piece.mean()
+    products = np.fft.irfft(spectrum * np.conj(np.fft.rfft(piece, length)), length)
+    return products[:len(windows)] / (windows * max(float(np.linalg.norm(piece)), 1e-9))
+
+
+def pieces_heard(recording: bytes, sent: np.ndarray, piece_s: float = 0.1,
+                 stall_s: tuple[float, float] = (0.03, 0.06)) -> float:
     """The share of `sent`'s voiced pieces (16 kHz samples) found in `recording`, each
-    anywhere, as a waveform correlating at 0.8 or more: a line played out through a busy
-    machine may stall between pieces, which stretches its loudness envelope but leaves each
-    piece whole. Another line of the same voice scores near 0."""
+    anywhere, as a waveform correlating at 0.8 or more. A line played out or recorded through
+    a busy machine may stall or drop samples inside a piece: such a piece counts when both its
+    halves are found in order, the second from `stall_s[0]` too early to `stall_s[1]` too late.
+    Another line of the same voice scores near 0."""
     heard = np.frombuffer(recording, dtype=np.int16).astype(np.float64)
     size = int(piece_s * SAMPLE_RATE)
+    half = size // 2
     pieces = [sent[i:i + size].astype(np.float64) for i in range(0, len(sent) - size + 1, size)]
     voiced = [p for p in pieces if np.sqrt((p ** 2).mean()) > 300]
     if not voiced or len(heard) < size:
         return 0.0
-    length = 1 << (len(heard) + size).bit_length()
-    spectrum = np.fft.rfft(heard, length)
+    spectrum = np.fft.rfft(heard, 1 << (len(heard) + size).bit_length())
     energy = np.concatenate([[0.0], np.cumsum(heard ** 2)])
-    windows = np.sqrt(np.maximum(energy[size:] - energy[:-size], 1e-9))
+    early, late = (int(s * SAMPLE_RATE) for s in stall_s)
     found = 0
     for piece in voiced:
-        piece = piece - piece.mean()
-        products = np.fft.irfft(spectrum * np.conj(np.fft.rfft(piece, length)), length)
-        correlation = products[:len(windows)] / (windows * np.linalg.norm(piece))
-        found += bool(correlation.max() >= 0.8)
+        if _correlations(heard, spectrum, energy, piece).max() >= 0.8:
+            found += 1
+            continue
+        first = _correlations(heard, spectrum, energy, piece[:half]) >= 0.8
+        second = np.concatenate([[0], np.cumsum(_correlations(heard, spectrum, energy,
+                                                              piece[half:]) >= 0.8)])
+        starts = np.arange(len(first)) + half
+        lo = np.clip(starts - early, 0, len(second) - 1)
+        hi = np.clip(starts + late + 1, 0, len(second) - 1)
+        found += bool(np.any(first & (second[hi] > second[lo])))
     return found / len(voiced)
