@@ -261,9 +261,9 @@ def envelope_match(recording: bytes, spoken: np.ndarray) -> float:
     return float(np.max((windows @ line) / np.where(spread > 0, spread, np.inf)))
 
 
-def _correlations(heard: np.ndarray, spectrum: np.ndarray, energy: np.ndarray,
-                  piece: np.ndarray) -> np.ndarray:
-    """`piece`'s normalised correlation with `heard` at every offset."""
+def _correlations(spectrum: np.ndarray, energy: np.ndarray, piece: np.ndarray) -> np.ndarray:
+    """`piece`'s normalised correlation at every offset with the recording whose spectrum
+    and cumulative energy these are."""
     size = len(piece)
     length = 2 * (len(spectrum) - 1)
     windows = np.sqrt(np.maximum(energy[size:] - energy[:-size], 1e-9))
@@ -291,12 +291,12 @@ def pieces_heard(recording: bytes, sent: np.ndarray, piece_s: float = 0.1,
     early, late = (int(s * SAMPLE_RATE) for s in stall_s)
     found = 0
     for piece in voiced:
-        if _correlations(heard, spectrum, energy, piece).max() >= 0.8:
+        if _correlations(spectrum, energy, piece).max() >= 0.8:
             found += 1
             continue
-        first = _correlations(heard, spectrum, energy, piece[:half]) >= 0.8
-        second = np.concatenate([[0], np.cumsum(_correlations(heard, spectrum, energy,
-                                                              piece[half:]) >= 0.8)])
+        first = _correlations(spectrum, energy, piece[:half]) >= 0.8
+        second = np.concatenate([[0], np.cumsum(
+            _correlations(spectrum, energy, piece[half:]) >= 0.8)])
         starts = np.arange(len(first)) + half
         lo = np.clip(starts - early, 0, len(second) - 1)
         hi = np.clip(starts + late + 1, 0, len(second) - 1)
