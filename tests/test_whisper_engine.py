@@ -11,6 +11,7 @@ phrases, or stops rejecting, falls far below them.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import time
 from pathlib import Path
@@ -32,14 +33,16 @@ from voicehost.lab.hearing_corpus import (
 )
 from voicehost.lab.speakers import PLAIN, VOICES, speak
 from voicehost.speech.base import recognize
+from voicehost.speech.whisper_decoder import BEAM_WIDTH
 from voicehost.speech.whisper_engine import (
     MODEL_SHA256,
-    PREFIX_DEPTH,
+    PRUNE_NATS,
     WhisperModelError,
     WhisperRecognizer,
     find_model,
     load_tokenizer,
     log_mel,
+    log_softmax,
     plain_words,
     verify_model,
 )
@@ -252,27 +255,59 @@ def test_a_transcript_is_compared_in_the_grammars_words() -> None:
     assert plain_words("I pick 4!") == "i pick four"
 
 
-def test_a_long_list_pruned_by_its_openings_is_heard_as_if_scored_whole(
+def test_a_long_list_pruned_in_its_trie_is_heard_as_if_scored_whole(
         engine: WhisperRecognizer) -> None:
     turn = hear_grammar(None, "turn", 10, "secret-operation")  # 201 phrases
     said = ["add to module three", "i add it to one", "block player five", "discard mechanics",
             "where are we"]
     scored = {}
     try:
-        for depth in (0, PREFIX_DEPTH):
-            engine.prefix_depth = depth
+        for nats in (math.inf, PRUNE_NATS):
+            engine.prune_nats = nats
+            engine.beam_width = 10_000 if nats == math.inf else BEAM_WIDTH
             for phrase in said:
                 hearing, _ = hear(engine, turn, speak(phrase, PLAIN))
                 assert engine.last_scores is not None
-                scored[depth, phrase] = (hearing.text, hearing.confidence,
-                                         int(np.isfinite(engine.last_scores.phrase_scores).sum()))
+                scored[nats, phrase] = (hearing.text, hearing.confidence,
+                                        int(np.isfinite(engine.last_scores.phrase_scores).sum()))
     finally:
-        engine.prefix_depth = PREFIX_DEPTH
+        engine.prune_nats, engine.beam_width = PRUNE_NATS, BEAM_WIDTH
+    assert engine._phrases is not None
     for phrase in said:
-        whole, pruned = scored[0, phrase], scored[PREFIX_DEPTH, phrase]
+        whole, pruned = scored[math.inf, phrase], scored[PRUNE_NATS, phrase]
+        assert whole[2] == len(engine._phrases.phrases)
         assert pruned[0] == whole[0] == phrase
         assert pruned[1] == pytest.approx(whole[1], abs=0.01)
-    assert sum(scored[PREFIX_DEPTH, p][2] for p in said) * 2 < sum(scored[0, p][2] for p in said)
+    assert sum(scored[PRUNE_NATS, p][2] for p in said) * 4 < sum(scored[math.inf, p][2]
+                                                                 for p in said)
+
+
+def test_the_trie_scores_each_phrase_as_ctranslate2_forces_it() -> None:
+    # The numpy decoder against CTranslate2's own, both in float32, on one utterance: the
+    # log-probability of each written form and of the end after it.
+    engine = WhisperRecognizer(compute_type="float32")
+    engine.set_phrases(["add to module two", "add to module three", "discard mechanics",
+                        "block player two", "yes"])
+    audio = np.frombuffer(speak("add to module two", PLAIN), dtype="<i2") / 32768.0
+    encoded = engine.encode(audio, engine.pad_seconds)
+    cross = engine._decoder.attend(np.asarray(encoded)[0])
+    assert engine._phrases is not None
+    sequences = engine._phrases.tokens
+    trie = engine._decoder.score_trie(cross, engine._decoder.start(cross, engine._prefix),
+                                      sequences, engine._end_ids, prune_nats=math.inf,
+                                      prune_after=0)
+    forced = []
+    for tokens in sequences:
+        result = engine._model.generate(
+            encoded, [engine._prefix + list(tokens)], beam_size=1, suppress_blank=False,
+            max_length=2 * (len(tokens) + 1) + len(engine._prefix) - 2,
+            return_logits_vocab=True)[0]
+        steps = log_softmax(np.stack([np.asarray(x) for x in result.logits[0]]))
+        forced.append(float(steps[np.arange(len(tokens)), list(tokens)].sum()
+                            + np.logaddexp.reduce(steps[len(tokens), engine._end_ids])))
+    assert trie == pytest.approx(forced, abs=1e-3)
+    phrases = engine._phrases
+    assert phrases.phrases[phrases.owner[int(np.argmax(trie))]] == "add to module two"
 
 
 def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise(

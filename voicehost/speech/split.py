@@ -1,10 +1,9 @@
 """Two engines, one per decision: Whisper for short phrase lists, pocketsphinx for long ones.
 
-Whisper hears a lively table far better, but it scores every phrase after the player stops,
-so its time grows with the list: Secret Operation's 201-phrase turn takes longer than a
-player should wait. Pocketsphinx decodes while the player talks, whatever the list, and it
-hears Ferret Out's single deck words (90 phrases with the commands) better than Whisper (the
-numbers: docs/hearing.md, "The default is split between the engines"). So each decision goes to
+Whisper hears a lively table far better, but pocketsphinx hears Ferret Out's single deck words
+(its guess: 101 phrases with the commands) better than Whisper, and the room games were timed
+with Secret Operation's long lists on pocketsphinx (the numbers: docs/hearing.md, "The default
+is split between the engines" and "The long lists on Whisper again"). So each decision goes to
 Whisper up to `most_phrases`, else to pocketsphinx.
 """
 

@@ -2,9 +2,10 @@
 
 Free Whisper decoding parrots a prompt of options and hallucinates on silence. Here the audio
 is encoded once and every offered phrase is scored by the decoder with its tokens forced
-(teacher forcing): the log-probability of the phrase's tokens and of the text ending there,
-per token. Per token, not in total: a total favours short phrases, and "discard" beat "discard a
-mechanic" said in full (docs/hearing.md, "What moved it").
+(teacher forcing, over the phrases' trie: whisper_decoder.py): the log-probability of the
+phrase's tokens and of the text ending there, per token. Per token, not in total: a total
+favours short phrases, and "discard" beat "discard a mechanic" said in full (docs/hearing.md,
+"What moved it").
 The free greedy transcript of the same audio is scored the same way and plays the part of
 pocketsphinx's free phone loop: the best phrase's confidence is a logistic fit of its score,
 its gap to the free transcript's, its margin over the runner-up, its length in words and how
@@ -23,7 +24,7 @@ import math
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -33,6 +34,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from voicehost.intents.grammar import Talk
+from voicehost.speech.whisper_decoder import BEAM_WIDTH, Attended, State, TextDecoder
 from voicehost.voice import SAMPLE_RATE, Hearing
 
 if TYPE_CHECKING:
@@ -76,18 +78,11 @@ W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 2.168, -0.384, 0.442, 0.1
 BIAS = 1.859
 MARGIN_CAP = 10.0
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
-# Written forms whose first token is this far below the likeliest first token are not scored:
-# it changed no best phrase and nearly halves the time on long lists (docs/hearing.md,
-# "Whisper's settings").
+# Branches of the phrase trie this far below the best at their depth are not scored: at the
+# first token it changed no best phrase and nearly halves the time on long lists; deeper, while
+# more than PRUNE_AFTER written forms are left (docs/hearing.md, "Whisper's settings").
 PRUNE_NATS = 8.0
-# On a long list, the written forms left are pruned again by their first PREFIX_DEPTH + 1
-# tokens, scored once per distinct prefix: a turn of Secret Operation shares most of its
-# openings ("add to module", "take a mechanic from").
-PREFIX_DEPTH = 2
-PREFIX_PRUNE_AFTER = 16
-# Rows of logits per decoder call (sequences x their steps): logits over the whole vocabulary
-# cost memory, smaller batches cost time (docs/hearing.md, "Whisper's settings").
-BATCH_ROWS = 48
+PRUNE_AFTER = 16
 PHRASE_CACHE_SIZE = 16
 
 NUMBER_WORDS = {
@@ -273,7 +268,7 @@ class WhisperRecognizer:
                  pad_seconds: float | None = DEFAULT_PAD_SECONDS,
                  open_pad_seconds: float | None = OPEN_PAD_SECONDS, threads: int = 2,
                  compute_type: str = "int8",
-                 prune_nats: float = PRUNE_NATS, prefix_depth: int = PREFIX_DEPTH,
+                 prune_nats: float = PRUNE_NATS, beam_width: int = BEAM_WIDTH,
                  verify: bool = True) -> None:
         import ctranslate2
         model_dir = find_model(model)
@@ -283,11 +278,12 @@ class WhisperRecognizer:
         self.pad_seconds = pad_seconds  # None: pad to the full 30 s window
         self.open_pad_seconds = open_pad_seconds
         self.prune_nats = prune_nats
-        self.prefix_depth = prefix_depth  # 0: prune by the first token only
+        self.beam_width = beam_width
         self._ctranslate2 = ctranslate2
         self._model = ctranslate2.models.Whisper(str(model_dir), device="cpu",
                                                  compute_type=compute_type,
                                                  intra_threads=threads)
+        self._decoder = TextDecoder(model_dir)
         self._tokenizer = load_tokenizer(model_dir / "tokenizer.json")
         self._end_of_text = self._tokenizer.token_to_id(END_OF_TEXT_TOKEN)
         prefix = [PREFIX_TOKENS[0]]
@@ -448,35 +444,30 @@ class WhisperRecognizer:
         steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
         free_tokens = self._first_sentence(free.sequences_ids[0])
         free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
-        tokens = self._phrases.tokens
-        per_sequence = self._per_token(encoded, steps[0], tokens, 0)
+        cross = self._decoder.attend(np.asarray(encoded)[0])
+        start = self._decoder.start(cross, self._prefix)
+        per_sequence = self._per_token(cross, start, self._phrases.tokens)
         wrapping = self._wrapping(free_tokens)
         if wrapping is not None:
             before, after = wrapping
-            wrapped = [(*before, *t, *after) for t in self._phrases.inner]
-            said = float(steps[np.arange(len(before)), list(before)].sum())
+            if before:
+                start = self._decoder.extend(cross, start, np.zeros(1, int),
+                                             np.array([before]))
             per_sequence = np.maximum(per_sequence, self._per_token(
-                encoded, steps[len(before)], wrapped, len(before), said))
+                cross, start, [(*t, *after) for t in self._phrases.inner]))
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, np.array(self._phrases.owner), per_sequence)
         return Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
                       free_score, float(free.no_speech_prob))
 
-    def _per_token(self, encoded: object, first: np.ndarray,
-                   tokens: Sequence[tuple[int, ...]], skip: int, skipped: float = 0.0
-                   ) -> np.ndarray:
-        """Each token sequence's log P(tokens, then the end) per token, its first `skip`
-        tokens (of log-probability `skipped`, the same in all) not counted; -inf where it
-        was pruned. `first`: the log-probabilities of the token after those skipped."""
-        kept, done = self._plausible(first, tokens, skip), {}
-        if self.prefix_depth:
-            kept, done = self._scored_by_openings(encoded, kept, tokens, skip)
-        totals = dict(zip(kept, self._forced_scores(
-            encoded, [tokens[i] for i in kept]), strict=True)) | done
-        per_sequence = np.full(len(tokens), -np.inf)
-        for i, total in totals.items():
-            per_sequence[i] = (total - skipped) / (len(tokens[i]) - skip + 1)
-        return per_sequence
+    def _per_token(self, cross: Attended, start: State,
+                   tokens: Sequence[tuple[int, ...]]) -> np.ndarray:
+        """Each token sequence's log P(tokens, then the end) after `start`, per token; -inf
+        where it was pruned."""
+        totals = self._decoder.score_trie(cross, start, tokens, self._end_ids,
+                                          prune_nats=self.prune_nats, prune_after=PRUNE_AFTER,
+                                          width=self.beam_width)
+        return totals / (np.array([len(t) for t in tokens]) + 1)
 
     def _wrapping(self, free: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """The free transcript's tokens before and after its answer that are words people
@@ -499,42 +490,6 @@ class WhisperRecognizer:
             return None
         return tuple(free[:before]), tuple(free[after:last])
 
-    def _plausible(self, first: np.ndarray, tokens: Sequence[tuple[int, ...]],
-                   skip: int = 0) -> list[int]:
-        """The token sequences whose first token is within PRUNE_NATS of the likeliest first
-        token among them: the first token's log-probability bounds the whole sequence's, and
-        scoring costs time per sequence."""
-        bounds = np.array([first[t[skip]] for t in tokens])
-        return [int(i) for i in np.flatnonzero(bounds >= bounds.max() - self.prune_nats)]
-
-    def _scored_by_openings(self, encoded: object, kept: list[int],
-                            tokens: Sequence[tuple[int, ...]], skip: int = 0
-                            ) -> tuple[list[int], dict[int, float]]:
-        """Prune `kept` by ever longer openings, each distinct opening forced once: a
-        sequence stays while its first `depth` + 1 tokens are within PRUNE_NATS of the
-        likeliest such opening. Returns the sequences still to score, and the totals of those
-        that ended within an opening (scored whole on the way)."""
-        left, done = kept, {}
-        depth = skip + self.prefix_depth
-        while len(left) > PREFIX_PRUNE_AFTER and depth < max(len(tokens[i]) for i in left):
-            sharing: dict[tuple[int, ...], list[int]] = {}
-            for i in left:
-                sharing.setdefault(tokens[i][:depth], []).append(i)
-            openings = list(sharing)
-            bounds: dict[int, float] = {}
-            for j, said in self._forced_steps(encoded, openings):
-                for i in sharing[openings[j]]:
-                    sequence = tokens[i]
-                    if len(sequence) <= depth:
-                        bounds[i] = done[i] = self._sequence_score(sequence, said)
-                    else:
-                        bounds[i] = float(said[np.arange(depth + 1),
-                                               list(sequence[:depth + 1])].sum())
-            best = max(bounds.values())
-            left = [i for i in left if bounds[i] >= best - self.prune_nats and i not in done]
-            depth += self.prefix_depth
-        return left, done
-
     def _free_score(self, tokens: Sequence[int], steps: np.ndarray) -> float:
         """The free transcript's log P(tokens, then the end), from its own decoding's logits."""
         said = float(steps[np.arange(len(tokens)), list(tokens)].sum())
@@ -553,47 +508,6 @@ class WhisperRecognizer:
             if token in self._end_ids:
                 break
         return tuple(kept)
-
-    def _forced_scores(self, encoded: object, sequences: Sequence[Sequence[int]]) -> np.ndarray:
-        """log P(sequence, then the end of the text) for each token sequence."""
-        totals = np.empty(len(sequences))
-        for i, steps in self._forced_steps(encoded, sequences):
-            totals[i] = self._sequence_score(sequences[i], steps)
-        return totals
-
-    def _forced_steps(self, encoded: object, sequences: Sequence[Sequence[int]]
-                      ) -> Iterator[tuple[int, np.ndarray]]:
-        """Each token sequence forced after the prefix, as (its index, the log-probabilities
-        over the vocabulary of its every token and of what follows it: len + 1 rows)."""
-        memory = np.asarray(encoded)
-        # Every sequence of a batch runs as many steps as its longest: batching sequences of
-        # equal length wastes none.
-        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
-        chunks: list[list[int]] = []
-        for i in order:  # each call's rows of logits (sequences x steps) within the budget
-            if not chunks or (len(chunks[-1]) + 1) * (len(sequences[i]) + 1) > BATCH_ROWS:
-                chunks.append([])
-            chunks[-1].append(i)
-        for chunk in chunks:
-            steps = len(sequences[chunk[-1]]) + 1
-            batch = self._ctranslate2.StorageView.from_array(
-                np.ascontiguousarray(np.repeat(memory, len(chunk), axis=0)))
-            # suppress_blank would forbid the end right after the forced tokens. The logits at
-            # step k predict token k; generate returns max_length // 2 steps after a
-            # two-token prefix, and needs one more max_length per extra prefix token (measured).
-            results = self._model.generate(
-                batch, [self._prefix + list(sequences[i]) for i in chunk], beam_size=1,
-                max_length=2 * steps + len(self._prefix) - 2, return_logits_vocab=True,
-                suppress_blank=False)
-            for i, result in zip(chunk, results, strict=True):
-                logits = result.logits[0]
-                yield i, log_softmax(np.stack([np.asarray(logits[k])
-                                               for k in range(len(sequences[i]) + 1)]))
-
-    def _sequence_score(self, tokens: Sequence[int], steps: np.ndarray) -> float:
-        said = float(steps[np.arange(len(tokens)), list(tokens)].sum())
-        ended = float(np.logaddexp.reduce(steps[len(tokens), self._end_ids]))
-        return said + ended
 
     def rank(self, scores: Scores) -> list[tuple[str, float]]:
         """The phrases that were scored, with their confidence, best first."""
