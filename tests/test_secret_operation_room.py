@@ -2,7 +2,8 @@
 impostors' win (deck and hands run out).
 
 The host speaks through sounddevice into the PulseAudio null sink of voicehost/lab/room.py and
-hears with pocketsphinx. The players are espeak-ng voices played into the room, each saying the
+hears with the default engine (`--engine auto`: Whisper for every one of these decisions).
+The players are espeak-ng voices played into the room, each saying the
 move the plan gives it (tests/operation_script.py). Like a real table they watch the host: when its
 state (the deck, hands, modules, blocks and discard pile in its `listen` events) is not what
 their move should have made it, it misheard, and they say "undo"; a reveal read back wrong gets
@@ -73,7 +74,7 @@ def test_a_six_player_game_through_the_room(room: Room, tmp_path: Path, plan: st
                                             seed: int) -> None:
     script = OperationScript(PLAYERS, seed, plan, first=1)
     table = OperationTable(script)
-    game = table.play(tmp_path, "play", "secret-operation", "--engine", "pocketsphinx",
+    game = table.play(tmp_path, "play", "secret-operation", "--engine", "auto",
                       "--players", str(PLAYERS), "--seed", str(seed), "--rate", "300")
     spoken = [said for _, said in table.spoken]
     undos = spoken.count("undo") + spoken.count("go back")

@@ -1,5 +1,5 @@
-"""The default engine without a vosk model: Whisper for short phrase lists, pocketsphinx for long
-ones (voicehost/speech/split.py), on the real engines and espeak-ng players."""
+"""The default engine without a vosk model: pocketsphinx for Ferret Out's deck words, Whisper for
+every other decision (voicehost/speech/split.py), on the real engines and espeak-ng players."""
 
 from __future__ import annotations
 
@@ -7,17 +7,18 @@ from pathlib import Path
 
 import pytest
 
+from voicehost.host.ferret_out import deck
 from voicehost.lab.speakers import PLAIN, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.factory import AudioSettings, describe_pipeline, make_recognizer
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-from voicehost.speech.split import WHISPER_MOST_PHRASES, SplitRecognizer
+from voicehost.speech.split import SplitRecognizer
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.tools import hear_grammar
 
-# Secret Squad's confirmation (13 phrases) and Secret Operation's turn at 10 players (201).
+# Secret Squad's confirmation, and Ferret Out's guess among the first pouch pair's words.
 SHORT = hear_grammar(None, "confirm", 4)
-LONG = hear_grammar(None, "turn", 10, "secret-operation")
+GUESS = hear_grammar(None, "guess", 5, "ferret-out", 0)
 
 
 @pytest.fixture(scope="module")
@@ -28,30 +29,45 @@ def split() -> SplitRecognizer:
     return recognizer
 
 
-def test_the_lists_fall_either_side_of_the_split() -> None:
-    assert len(SHORT.phrases) <= WHISPER_MOST_PHRASES < len(LONG.phrases)
-
-
-@pytest.mark.parametrize(("decision", "players", "game", "whisper"), [
-    ("number", 7, "ferret-out", True),  # numbers: Whisper hears real people's digits better
-    ("point", 10, "secret-squad", True),
-    ("answer", 10, "secret-squad", True),
-    ("first_player", 4, "secret-operation", True),
-    ("guess", 7, "ferret-out", False),  # the round's deck words: pocketsphinx hears them all
-    ("turn", 4, "secret-operation", False),
+@pytest.mark.parametrize(("decision", "players", "game", "engine"), [
+    ("number", 7, "ferret-out", WhisperRecognizer),  # Whisper hears real people's digits better
+    ("point", 10, "secret-squad", WhisperRecognizer),
+    ("answer", 10, "secret-squad", WhisperRecognizer),
+    ("first_player", 4, "secret-operation", WhisperRecognizer),
+    ("turn", 10, "secret-operation", WhisperRecognizer),  # the longest list: 201 phrases
+    ("reveal", 6, "secret-operation", WhisperRecognizer),
+    ("guess", 7, "ferret-out", PocketsphinxRecognizer),  # the deck was chosen for pocketsphinx
 ])
-def test_each_decision_goes_to_the_engine_that_hears_it_best(decision: str, players: int,
-                                                             game: str, whisper: bool) -> None:
-    grammar = hear_grammar(None, decision, players, game)
-    assert (len(grammar.phrases) <= WHISPER_MOST_PHRASES) == whisper, len(grammar.phrases)
+def test_each_decision_goes_to_the_engine_that_hears_it_best(
+        split: SplitRecognizer, decision: str, players: int, game: str, engine: type) -> None:
+    split.set_phrases(hear_grammar(None, decision, players, game, 0).phrases)
+    assert isinstance(split.current, engine)
 
 
-@pytest.mark.parametrize(("grammar", "said", "alone"), [
-    (SHORT, "correct", WhisperRecognizer),
-    (LONG, "discard mechanics", PocketsphinxRecognizer),
+def test_pocketsphinx_is_built_only_when_a_deck_word_is_offered() -> None:
+    split, _ = make_recognizer("auto", models_dir=Path("no-such-models-dir"))
+    assert isinstance(split, SplitRecognizer)
+    for decision, players, game in [("confirm", 4, "secret-squad"), ("point", 10, "secret-squad"),
+                                    ("turn", 6, "secret-operation"), ("number", 5, "ferret-out")]:
+        split.set_phrases(hear_grammar(None, decision, players, game).phrases)
+    assert split.long is None
+    split.set_phrases(GUESS.phrases)
+    assert isinstance(split.long, PocketsphinxRecognizer) and split.current is split.long
+
+
+def test_every_pouch_pairs_guess_goes_to_pocketsphinx(split: SplitRecognizer) -> None:
+    for pouch in range(len(deck())):
+        split.set_phrases(hear_grammar(None, "guess", 5, "ferret-out", pouch).phrases)
+        assert isinstance(split.current, PocketsphinxRecognizer), pouch
+
+
+@pytest.mark.parametrize(("grammar", "said", "alone", "meant"), [
+    (SHORT, "correct", WhisperRecognizer, "yes"),
+    (GUESS, deck()[0].words()[0], PocketsphinxRecognizer, deck()[0].words()[0]),
 ])
 def test_each_list_is_heard_as_its_engine_alone_hears_it(split: SplitRecognizer, grammar: object,
-                                                        said: str, alone: type) -> None:
+                                                        said: str, alone: type,
+                                                        meant: str) -> None:
     pcm = speak(said, PLAIN)
     split.set_phrases(grammar.phrases)  # type: ignore[attr-defined]
     heard = recognize(split, pcm)
@@ -62,11 +78,10 @@ def test_each_list_is_heard_as_its_engine_alone_hears_it(split: SplitRecognizer,
     assert heard.text == expected.text and heard.text
     assert heard.confidence == pytest.approx(expected.confidence, abs=1e-6)
     intent, _ = grammar.match(heard.text)  # type: ignore[attr-defined]
-    assert intent is not None and (intent.name, intent.value) == (
-        ("choose", "yes") if grammar is SHORT else ("choose", "discard:mechanics"))
+    assert intent is not None and (intent.name, intent.value) == ("choose", meant)
 
 
 def test_the_doctor_names_both_engines() -> None:
     line = describe_pipeline(AudioSettings(engine="auto"))
-    assert f"whisper (up to {WHISPER_MOST_PHRASES} phrases) / pocketsphinx" in line
+    assert "whisper / pocketsphinx (deck words)" in line
     assert "--engine auto" in line

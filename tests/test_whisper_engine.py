@@ -320,3 +320,27 @@ def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise
     assert engine.read_with_free("yes", "yes", "No.") == ""
     assert engine.read_with_free("yes", "yes", "Yes, no.") == "yes no"  # the matcher refuses both
     assert engine.read_with_free("no", "no", "No, I don't know.") == ""  # words no phrase has
+    # more answers than the best phrase's, beside words no phrase has: "at" for "add"
+    assert engine.read_with_free(best, best, "At a module 3 and 5.") == ""
+    assert engine.read_with_free(best, best, "At a module 3.") == best
+    engine.set_phrases(["block wombat", "block rabbit", "add to module one"])
+    assert engine.read_with_free("block wombat", "block wombat", "I block one bat.") == (
+        "block wombat")  # "one" is part of a word misheard, not a number said
+    assert engine.read_with_free("block wombat", "block wombat", "Lock wombat, one.") == ""
+    assert engine.read_with_free("block wombat", "block wombat", "") == "block wombat"
+
+
+def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(
+        engine: WhisperRecognizer) -> None:
+    engine.set_phrases(["yes", "no", "add to module two", "add to module three"])
+    looped = engine._tokenizer.encode(" and to module two add to module two add",
+                                       add_special_tokens=False).ids
+    cut, repeated = engine._first_sentence(looped)
+    assert repeated and engine._tokenizer.decode(list(cut)) == " and to module two add"
+    once = engine._tokenizer.encode(" add to module two.", add_special_tokens=False).ids
+    assert engine._first_sentence(once) == (tuple(once), False)
+    best = "add to module two"
+    assert engine.read_with_free(best, best, "and to module two add", looped=True) == best
+    assert engine.read_with_free(best, best, "and to module two add") == ""
+    # a loop over other words than the best phrase's is read as before: the matcher refuses it
+    assert engine.read_with_free("yes", "yes", "yes no", looped=True) == "yes no"

@@ -49,7 +49,7 @@ class Talk:
     `skip` phrases they wrap answers in ("um", "i think", "my guess is"), and `same`: words
     said for a phrase's own ("put" for "add")."""
 
-    named: frozenset[str]  # seat names and numbers: each means something, never a slip
+    named: frozenset[str]  # seat names, numbers and cards: each means something, never a slip
     skip: dict[str, tuple[tuple[str, ...], ...]]  # first word → skip phrases, longest first
     same: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]  # first word →
     # (said, the phrase's words), longest first
@@ -67,7 +67,11 @@ class Talk:
             words = tuple(normalize(str(said)).split())
             same.setdefault(words[0], []).append((words, tuple(normalize(str(meant)).split())))
         tokens = load_yaml("common/tokens.yaml")
-        named = frozenset(tokens["tokens"]) | frozenset(tokens["numbers"])
+        cards = frozenset(word for templates in load_yaml("secret_operation/intents.yaml")
+                          ["cards"].values() for template in templates
+                          for phrase in expand(template) for word in phrase.split())
+        named = (frozenset(tokens["tokens"]) | frozenset(tokens["numbers"])
+                 | cards - frozenset(table["skip_words"]))
         return cls(named,
                    {first: tuple(sorted(p, key=len, reverse=True)) for first, p in skip.items()},
                    {first: tuple(sorted(p, key=lambda pair: -len(pair[0])))

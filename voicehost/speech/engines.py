@@ -85,15 +85,18 @@ def _whisper(model: Path | None, models_dir: Path,
 def _auto(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple[Recognizer, str]:
     if _vosk_model(model, models_dir) is not None:
         return _vosk(model, models_dir, whole_utterances)
-    pocketsphinx, _ = _pocketsphinx(None, models_dir, whole_utterances)
     whisper, why_not = _whisper_if_installed()
     if whisper is None:
+        pocketsphinx, _ = _pocketsphinx(None, models_dir, whole_utterances)
         return pocketsphinx, (f"Listening with pocketsphinx alone: {why_not}, and there is "
                               "no vosk model in models/ (voicehost models download fetches "
                               "one).")
+    from voicehost.host.ferret_out import deck
     from voicehost.speech.split import SplitRecognizer
 
-    return SplitRecognizer(whisper, pocketsphinx), ""  # the default, as it should be
+    words = frozenset(word for pair in deck() for word in pair.words())
+    return SplitRecognizer(whisper, lambda: _pocketsphinx(None, models_dir, whole_utterances)[0],
+                           "pocketsphinx", words), ""  # the default, as it should be
 
 
 def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:

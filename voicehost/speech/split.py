@@ -1,35 +1,40 @@
-"""Two engines, one per decision: Whisper for short phrase lists, pocketsphinx for long ones.
+"""Two engines, one per decision: pocketsphinx for Ferret Out's deck words, Whisper for the rest.
 
-Whisper hears a lively table far better, but pocketsphinx hears Ferret Out's single deck words
-(its guess: 101 phrases with the commands) better than Whisper, and the room games were timed
-with Secret Operation's long lists on pocketsphinx (the numbers: docs/hearing.md, "The default
-is split between the engines" and "The long lists on Whisper again"). So each decision goes to
-Whisper up to `most_phrases`, else to pocketsphinx.
+Whisper hears a lively table far better, and with the phrase trie it scores Secret Operation's
+long lists in time; but the deck was chosen word by word for pocketsphinx to hear, and Whisper
+refuses two in five of its words said alone (the numbers: docs/hearing.md, "The default is
+split between the engines"). So a decision whose phrases name a deck word (Ferret Out's guess)
+goes to pocketsphinx, every other to Whisper.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from voicehost.speech.base import Recognizer
 from voicehost.voice import Hearing
 
-WHISPER_MOST_PHRASES = 100  # Ferret Out's number (88) to Whisper, its guess (101) not
-
 
 class SplitRecognizer:
-    """The Recognizer protocol over `short` (lists up to `most_phrases`) and `long`."""
+    """The Recognizer protocol over `short` and the engine `make_long` builds, named
+    `long_name`, which hears the lists with a phrase of `long_words`. It is built when first
+    needed: a game that never offers a deck word never holds it in memory."""
 
     open_vocabulary = False
 
-    def __init__(self, short: Recognizer, long: Recognizer,
-                 most_phrases: int = WHISPER_MOST_PHRASES) -> None:
-        self.short, self.long, self.most_phrases = short, long, most_phrases
-        self.name = f"{short.name} (up to {most_phrases} phrases) / {long.name}"
+    def __init__(self, short: Recognizer, make_long: Callable[[], Recognizer], long_name: str,
+                 long_words: frozenset[str]) -> None:
+        self.short, self.make_long, self.long_words = short, make_long, long_words
+        self.long: Recognizer | None = None
+        self.name = f"{short.name} / {long_name} (deck words)"
         self.current: Recognizer = short
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.current = self.short if len(phrases) <= self.most_phrases else self.long
+        self.current = self.short
+        if any(p in self.long_words for p in phrases):
+            if self.long is None:
+                self.long = self.make_long()
+            self.current = self.long
         self.current.set_phrases(phrases)
 
     def start(self) -> None:

@@ -228,6 +228,7 @@ class Scores:
     free_text: str  # the free greedy transcript
     free_score: float  # its log P(tokens, then the end) per token, scored like the phrases
     no_speech: float  # Whisper's no-speech probability
+    looped: bool = False  # the free transcript said the utterance over: `free_text` is cut
 
 
 @dataclass(frozen=True)
@@ -395,32 +396,52 @@ class WhisperRecognizer:
         ranked = self.rank(scores)
         self.last_alternatives = ranked[:3]
         best, sure = ranked[0]
-        text = self.read_with_free(best, best if sure >= self.floor else "", scores.free_text)
+        text = self.read_with_free(best, best if sure >= self.floor else "", scores.free_text,
+                                   scores.looped)
         return Hearing(text=text, confidence=sure,
                        audio_seconds=seconds, decode_seconds=time.perf_counter() - began,
                        raw_text=scores.free_text, alternatives=self.wavering(ranked))
 
-    def read_with_free(self, best: str, heard: str, free_text: str) -> str:
+    def read_with_free(self, best: str, heard: str, free_text: str,
+                       looped: bool = False) -> str:
         """What the matcher is given, the free transcript read as the matcher reads answers
         (skip words dropped) beside the best phrase: the transcript itself when it is nothing
         but the phrases' words around the best phrase's ("I think it's owl", "yes but no":
         the matcher reads it whole); nothing when it is only the phrases' words, neither
         around the best phrase's nor a part of them (they disagree: "no" against "yes"; "to
         module three" against "add to module three" only lost a word), or the best phrase's
-        and words no phrase has ("I don't know" is not "I don't"). Else `heard`."""
+        and words no phrase has ("I don't know" is not "I don't"), or words no phrase has and
+        an answer the best phrase does not name ("at a module two and three": a seat, a
+        number or a card, said as a whole word, not "one" of "one bat" for "wombat"). Else
+        `heard`, and so when the transcript `looped` over nothing but the best phrase's words,
+        in whatever order (where it was cut says nothing of where the player began)."""
         assert self._phrases is not None
         words = self._phrases.words
         free = plain_words(free_text).split()
         talk = Talk.load()
         reading = talk.read(free, words)
         own = talk.read(normalize(best).split(), words)
+        if looped and reading and set(own).issuperset(reading):
+            return heard
         around = bool(own) and any(reading[at:at + len(own)] == own
                                    for at in range(len(reading)))
         if reading and words.issuperset(reading):
             if around:
                 return " ".join(free)
             return heard if within(reading, own) else ""
-        return "" if around and len(reading) > len(own) else heard
+        if around and len(reading) > len(own):
+            return ""
+        return "" if self._names_another(free, own) else heard
+
+    def _names_another(self, free: Sequence[str], own: Sequence[str]) -> bool:
+        """Whether `free` (plain words) names a seat, number or card of the phrases that is
+        not in `own`, followed by nothing, a phrase's word or a skip word."""
+        assert self._phrases is not None
+        words, talk = self._phrases.words, Talk.load()
+        return any(word in talk.named and word in words and word not in own
+                   and (at + 1 == len(free) or free[at + 1] in words
+                        or not talk.read([free[at + 1]], words))
+                   for at, word in enumerate(free))
 
     def encode(self, audio: np.ndarray, pad_seconds: float | None) -> object:
         """The encoder's output for `audio`, padded to its length + pad_seconds (None: 30 s)."""
@@ -442,7 +463,7 @@ class WhisperRecognizer:
                                     max_length=2 * (longest + FREE_EXTRA_TOKENS),
                                     return_no_speech_prob=True, return_logits_vocab=True)[0]
         steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
-        free_tokens = self._first_sentence(free.sequences_ids[0])
+        free_tokens, looped = self._first_sentence(free.sequences_ids[0])
         free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
         cross = self._decoder.attend(np.asarray(encoded)[0])
         start = self._decoder.start(cross, self._prefix)
@@ -458,7 +479,7 @@ class WhisperRecognizer:
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, np.array(self._phrases.owner), per_sequence)
         return Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
-                      free_score, float(free.no_speech_prob))
+                      free_score, float(free.no_speech_prob), looped)
 
     def _per_token(self, cross: Attended, start: State,
                    tokens: Sequence[tuple[int, ...]]) -> np.ndarray:
@@ -497,17 +518,23 @@ class WhisperRecognizer:
             return said
         return said + float(np.logaddexp.reduce(steps[len(tokens), self._end_ids]))
 
-    def _first_sentence(self, tokens: Sequence[int]) -> tuple[int, ...]:
-        """The free transcript up to its first sentence end or repetition: with the short
-        padding Whisper tends to say the utterance over and over."""
+    def _first_sentence(self, tokens: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+        """The free transcript up to its first sentence end or repetition, and whether it
+        repeated: with the short padding Whisper tends to say the utterance over and over,
+        from any of its words on ("and to module two add to module two add")."""
         kept: list[int] = []
+        pairs: set[tuple[int, int]] = set()
         for token in tokens:
-            if token >= self._end_of_text or (kept and token == kept[0]):
+            if kept and (token == kept[0] or (kept[-1], token) in pairs):
+                return tuple(kept if token == kept[0] else kept[:-1]), True
+            if token >= self._end_of_text:
                 break
+            if kept:
+                pairs.add((kept[-1], token))
             kept.append(token)
             if token in self._end_ids:
                 break
-        return tuple(kept)
+        return tuple(kept), False
 
     def rank(self, scores: Scores) -> list[tuple[str, float]]:
         """The phrases that were scored, with their confidence, best first."""
@@ -552,7 +579,7 @@ class WhisperRecognizer:
         encoded = self.encode(audio, self.open_pad_seconds)
         result = self._model.generate(encoded, [self._prefix], beam_size=1, max_length=2 * 32,
                                       return_no_speech_prob=True, return_logits_vocab=True)[0]
-        tokens = self._first_sentence(result.sequences_ids[0])
+        tokens, _ = self._first_sentence(result.sequences_ids[0])
         text = plain_words(self._tokenizer.decode(list(tokens)))
         if not text:
             return "", 0.0
