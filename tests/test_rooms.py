@@ -14,7 +14,9 @@ MAY_IMPORT = {
     "intents": {"prompts_dir"},  # the words people wrap answers in are data in prompts/
     "store": {"games"},  # the journal reads back the games' actions
     "host": {"games", "intents", "store", "prompts_dir", "voice"},
-    "speech": {"voice", "intents"},  # remote.py snaps a free transcript with the matcher
+    # remote.py snaps a free transcript with the matcher; the split hears the deck's words
+    # (data in prompts/) with the engine that hears them
+    "speech": {"voice", "intents", "prompts_dir"},
     "cards": {"games", "prompts_dir"},
 }
 

@@ -12,7 +12,7 @@ from voicehost.lab.speakers import PLAIN, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.factory import AudioSettings, describe_pipeline, make_recognizer
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-from voicehost.speech.split import SplitRecognizer
+from voicehost.speech.split import SplitRecognizer, deck_words
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.tools import hear_grammar
 
@@ -42,6 +42,10 @@ def test_each_decision_goes_to_the_engine_that_hears_it_best(
         split: SplitRecognizer, decision: str, players: int, game: str, engine: type) -> None:
     split.set_phrases(hear_grammar(None, decision, players, game, 0).phrases)
     assert isinstance(split.current, engine)
+
+
+def test_the_split_knows_every_word_of_the_deck_the_game_deals() -> None:
+    assert deck_words() == {word for pair in deck() for word in pair.words()}
 
 
 def test_pocketsphinx_is_built_only_when_a_deck_word_is_offered() -> None:

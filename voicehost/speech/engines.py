@@ -91,12 +91,10 @@ def _auto(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple
         return pocketsphinx, (f"Listening with pocketsphinx alone: {why_not}, and there is "
                               "no vosk model in models/ (voicehost models download fetches "
                               "one).")
-    from voicehost.host.ferret_out import deck
-    from voicehost.speech.split import SplitRecognizer
+    from voicehost.speech.split import SplitRecognizer, deck_words
 
-    words = frozenset(word for pair in deck() for word in pair.words())
     return SplitRecognizer(whisper, lambda: _pocketsphinx(None, models_dir, whole_utterances)[0],
-                           "pocketsphinx", words), ""  # the default, as it should be
+                           "pocketsphinx", deck_words()), ""  # the default, as it should be
 
 
 def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:

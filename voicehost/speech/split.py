@@ -11,8 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from voicehost.prompts_dir import load_yaml
 from voicehost.speech.base import Recognizer
 from voicehost.voice import Hearing
+
+
+def deck_words() -> frozenset[str]:
+    """Every word of Ferret Out's pouches (prompts/ferret_out/pouches.yaml), both sides."""
+    return frozenset(word for pair in load_yaml("ferret_out/pouches.yaml")["pouches"]
+                     for side in ("ferrets", "weasel") for word in pair[side])
 
 
 class SplitRecognizer:
