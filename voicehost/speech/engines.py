@@ -85,16 +85,18 @@ def _whisper(model: Path | None, models_dir: Path,
 def _auto(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple[Recognizer, str]:
     if _vosk_model(model, models_dir) is not None:
         return _vosk(model, models_dir, whole_utterances)
+    def pocketsphinx() -> Recognizer:
+        return _pocketsphinx(None, models_dir, whole_utterances)[0]
+
     whisper, why_not = _whisper_if_installed()
     if whisper is None:
-        pocketsphinx, _ = _pocketsphinx(None, models_dir, whole_utterances)
-        return pocketsphinx, (f"Listening with pocketsphinx alone: {why_not}, and there is "
-                              "no vosk model in models/ (voicehost models download fetches "
-                              "one).")
+        return pocketsphinx(), (f"Listening with pocketsphinx alone: {why_not}, and there is "
+                                "no vosk model in models/ (voicehost models download fetches "
+                                "one).")
     from voicehost.speech.split import SplitRecognizer, deck_words
 
-    return SplitRecognizer(whisper, lambda: _pocketsphinx(None, models_dir, whole_utterances)[0],
-                           "pocketsphinx", deck_words()), ""  # the default, as it should be
+    return SplitRecognizer(whisper, pocketsphinx, "pocketsphinx",
+                           deck_words()), ""  # the default, as it should be
 
 
 def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:
