@@ -4,7 +4,10 @@ Needs the PulseAudio test room (started here if not running). Measures, through 
 microphone path (sounddevice on the room's monitor) and the real speaker path:
 - start-up: `voicehost play` spawned → the host's first word audible in the room;
 - end-of-speech → intent: the player stops talking → the host has the intent
-  (the endpointer's trailing silence included), median and p95, per engine;
+  (the endpointer's wait included: its trailing silence, or less where the answer was whole
+  and the utterance ended early), median and p95, per engine, and the stages: the endpointer's
+  wait, the decode left after it, rendering the reply and the reply's audio reaching the
+  speaker;
 - end-of-speech → reply: the player stops talking → the host's reply starts playing
   (PortAudio's estimate), and ("recorded") the player's last loud 10 ms in a recording of the
   room → the reply's first in a recording of the speaker's sink;
@@ -95,6 +98,7 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
     ears = Ears(source, Endpointer(), recognizer, gate)
     mouth.warm_up()
     intent_latency, reply_latency, audible_latency, compute = [], [], [], []
+    endpoint_wait, render, audio_out, early = [], [], [], 0
     with RoomRecording() as room, RoomRecording(speaker) as out:
         for clip in [c for _ in range(rounds) for c in clips]:
             out.wait_quiet()
@@ -112,6 +116,10 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
             time.sleep(0.05)  # the recorder's last chunks
             intent_latency.append(heard.response_s)
             compute.append(heard.latency_s)
+            endpoint_wait.append(heard.endpoint_at - heard.speech_ended_at)
+            render.append(spoken.render_s)
+            audio_out.append(spoken.first_audio_s - spoken.render_s)
+            early += heard.end_reason == "complete"
             reply_latency.append(called + spoken.first_audio_s - heard.speech_ended_at)
             # Both ends heard by recorders on this machine's clock: the player's last loud
             # 10 ms in the room, the reply's first from the speaker (the host's own estimate
@@ -122,7 +130,10 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
                 audible_latency.append(audible[0] - spoken[-1])
     ears.close()
     return {"end_of_speech_to_intent_s": summary(intent_latency),
-            "endpoint_to_intent_s": summary(compute),
+            "ended_early": f"{early} of {len(intent_latency)}",
+            "stages": {"endpoint_wait_s": summary(endpoint_wait),
+                       "decode_after_endpoint_s": summary(compute),
+                       "render_s": summary(render), "audio_out_s": summary(audio_out)},
             "end_of_speech_to_reply_audible_s": summary(reply_latency),
             "end_of_speech_to_reply_recorded_s": summary(audible_latency)}
 

@@ -13,11 +13,16 @@ voicehost/lab/conditions.py the rooms):
 - out-of-option clips: the table chatter of voicehost/lab/hearing_corpus.py in every target
   voice (each in one condition, in turn), babble alone, noise bursts, pink noise, near-silence;
 - real human recordings from Debian's pocketsphinx-testdata, each heard among its own
-  transcription and a few distractors written here (all held out).
+  transcription and a few distractors written here (all held out);
+- with `--fsdd DIR`, real people's spoken digits (the Free Spoken Digit Dataset's recordings,
+  every `--fsdd-every`th clip), heard at Ferret Out's pick of a number (one to six offered,
+  zero and seven to nine not), split by speaker as scripts/measure_digits.py splits them,
+  clean ("real") and, with `--kitchen WAV`, in that noise at 9 dB ("kitchen9").
 
 A clip already on disk is not synthesized again; the manifest is rewritten every run.
 
     python scripts/build_corpus.py [--sample 120] [--workers 2] [--out build/corpus]
+        [--fsdd /tmp/fsdd/recordings --kitchen /tmp/picovoice/data/noise/kitchen.wav]
 """
 
 from __future__ import annotations
@@ -29,16 +34,20 @@ import multiprocessing
 import re
 import time
 import wave
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from pathlib import Path
 
+from measure_digits import NOISE_SNR_DB, clip_pcm, parse_name, split_speakers, with_noise
+
+from voicehost.door import refuse
 from voicehost.intents.grammar import Grammar
-from voicehost.lab.conditions import CONDITIONS, babble, near_silence, pink_noise, sox
+from voicehost.lab.conditions import CONDITIONS, babble, near_silence, pink_noise, sox, to_array
 from voicehost.lab.hearing_corpus import OUT_OF_OPTION, noise_bursts, option_cases
 from voicehost.lab.speakers import to_pcm
 from voicehost.lab.voices import TARGETS, Voice, speak
-from voicehost.tools import hear_grammar
+from voicehost.tools import hear_grammar, read_wav
 from voicehost.voice import SAMPLE_RATE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +120,7 @@ class Entry:
     intent: str | None
     value: str | None
     half: str
-    kind: str  # option, chatter, babble, noise, pink, silence, real
+    kind: str  # option, chatter, babble, noise, pink, silence, real, real-other
     seed: int = 0
     source: dict[str, object] = field(default_factory=dict)  # how to make it, not manifested
 
@@ -200,8 +209,37 @@ def real_entries() -> Iterator[Entry]:
                     "real", 0, {"path": str(TESTDATA / name)})
 
 
-def plan(sample: int) -> list[Entry]:
-    return [*option_entries(sample), *chatter_entries(), *noise_entries(), *real_entries()]
+FSDD_GRAMMAR = "ferret-out/number/10"
+KITCHEN = f"kitchen{NOISE_SNR_DB:g}"
+
+
+def fsdd_entries(folder: Path, every: int, kitchen: Path | None) -> Iterator[Entry]:
+    """Every `every`th recording of each speaker and digit, clean and (with `kitchen`) in
+    kitchen noise; one to six are options, zero and seven to nine must be refused."""
+    clips = sorted((parsed, path) for path in folder.iterdir()
+                   if (parsed := parse_name(path.name)) is not None)
+    tune, _ = split_speakers([speaker for (_, speaker, _), _ in clips])
+    grammar = grammar_for_key(FSDD_GRAMMAR)
+    number = {intent.value: (intent.name, intent.value) for intent in grammar.intents.values()
+              if intent.name == "choose"}
+    conditions = ["real", KITCHEN] if kitchen is not None else ["real"]
+    for (digit, speaker, index), path in clips:
+        if index % every:
+            continue
+        name, value = number.get(str(digit), (None, None))
+        for condition in conditions:
+            seed = stable(path.name, condition) % 2 ** 31
+            yield Entry(f"fsdd/{condition}/{path.stem}.wav", str(digit), f"fsdd:{speaker}",
+                        "human", condition, FSDD_GRAMMAR, name, value,
+                        "tune" if speaker in tune else "held-out",
+                        "real" if name else "real-other", seed,
+                        {"fsdd": str(path), "noise": str(kitchen) if condition == KITCHEN
+                         else ""})
+
+
+def plan(sample: int, fsdd: Sequence[Entry] = ()) -> list[Entry]:
+    return [*option_entries(sample), *chatter_entries(), *noise_entries(), *real_entries(),
+            *fsdd]
 
 
 def write_wav(path: Path, pcm: bytes) -> None:
@@ -243,9 +281,20 @@ def other_audio(entry: Entry) -> bytes:
         return pink_noise(seconds, entry.seed, rms=300.0 + 250.0 * index)
     if entry.kind == "silence":
         return near_silence(seconds, entry.seed)
+    if "fsdd" in entry.source:
+        pcm = clip_pcm(Path(str(entry.source["fsdd"])))
+        if not entry.source["noise"]:
+            return pcm
+        noise = noise_samples(str(entry.source["noise"]))
+        return with_noise(pcm, noise, NOISE_SNR_DB, entry.seed % len(noise))
     if entry.kind == "real":
         return real_audio(Path(str(entry.source["path"])))
     raise ValueError(entry.kind)
+
+
+@cache
+def noise_samples(path: str) -> object:
+    return to_array(read_wav(Path(path)))
 
 
 def real_audio(path: Path) -> bytes:
@@ -277,8 +326,8 @@ def jobs(entries: list[Entry], out: Path) -> list[tuple[str, object]]:
             + [("other", e) for e in missing if e.voice not in VOICES_BY_NAME])
 
 
-def build(out: Path, sample: int, workers: int) -> list[Entry]:
-    entries = plan(sample)
+def build(out: Path, sample: int, workers: int, fsdd: Sequence[Entry]) -> list[Entry]:
+    entries = plan(sample, fsdd)
     todo = jobs(entries, out)
     started, done = time.perf_counter(), 0
     with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -310,9 +359,20 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=DEFAULT_SAMPLE,
                         help="phrases per voice and noisy condition (0: all); clean has all")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--fsdd", type=Path, help="the Free Spoken Digit Dataset's recordings")
+    parser.add_argument("--fsdd-every", type=int, default=5,
+                        help="take every Nth recording of each speaker and digit")
+    parser.add_argument("--kitchen", type=Path, help="a kitchen-noise WAV for the real digits")
     args = parser.parse_args()
+    if args.fsdd is not None and not args.fsdd.is_dir():
+        refuse(f"{args.fsdd} is not a folder of recordings.")
+    if args.fsdd_every < 1:
+        refuse("--fsdd-every must be 1 or more.")
+    if args.kitchen is not None and not args.kitchen.is_file():
+        refuse(f"{args.kitchen} is not a WAV file.")
+    fsdd = list(fsdd_entries(args.fsdd, args.fsdd_every, args.kitchen)) if args.fsdd else []
     started = time.perf_counter()
-    entries = build(args.out, args.sample, args.workers)
+    entries = build(args.out, args.sample, args.workers, fsdd)
     kinds: dict[str, int] = {}
     for entry in entries:
         kinds[f"{entry.half} {entry.kind}"] = kinds.get(f"{entry.half} {entry.kind}", 0) + 1

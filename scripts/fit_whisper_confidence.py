@@ -1,7 +1,9 @@
 """Fit the Whisper engine's logistic confidence on measured evidence, and choose its floor.
 
 Reads what `measure_hearing.py --pipeline whisper --floor 0 --json FILE` wrote (each clip's
-best phrase and the evidence its confidence comes from), fits the weights on the tune half,
+best phrase and the evidence its confidence comes from), and what `measure_phrasings.py
+--spoken --engine whisper --floor 0 --json FILE` wrote (condition "phrasing"; free speech and
+deck words left out), fits the weights on the tune half,
 takes the lowest floor that keeps wrong intents and accepted out-of-option clips under their
 bars on the tune half, then compares the fit with the weights in use on the held-out half.
 
@@ -25,9 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
+from voicehost.lab.phrasings import REFUSED
 from voicehost.speech import whisper_engine as whisper
 
-CONDITIONS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real")
+CONDITIONS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real",
+              "kitchen9", "phrasing")
+UNSCORED_KINDS = {"clue", "guess"}  # free speech, and the deck words pocketsphinx hears
 OUTSIDE_WEIGHT = 3.0  # an accepted out-of-option clip costs like three refused right phrases
 MAX_WRONG = 0.01  # of option clips given a wrong intent, on the tune half
 MAX_OUTSIDE = 0.02  # of out-of-option clips given an intent, on the tune half
@@ -42,6 +47,7 @@ class Clip:
     condition: str
     option: bool  # the clip says one of the offered options
     right: bool  # the best phrase was the clip's own option
+    taken: bool  # at floor 0 the host took an answer (the free transcript may still refuse)
     x: tuple[float, ...] | None  # the evidence's terms; None when no phrase was scored
 
 
@@ -53,14 +59,23 @@ def terms(evidence: dict[str, float]) -> tuple[float, ...]:
 
 
 def read(path: Path) -> list[Clip]:
-    """The clips of a measure_hearing JSON written at floor 0 (whatever was heard counts)."""
+    """The clips of a measure_hearing or spoken-phrasing JSON written at floor 0 (whatever was
+    heard counts)."""
+    data = json.loads(path.read_text())
+    if isinstance(data, list):
+        return [Clip(f"{r['kind']}|{r['say']}|{r['voice']}", r["voice"], "phrasing",
+                     r["want"] != REFUSED, r["want"] != REFUSED and r["got"] == r["want"],
+                     r["got"] != REFUSED, terms(r["evidence"])
+                     if r["evidence"] else None)
+                for r in data if r["kind"] not in UNSCORED_KINDS]
     clips = []
-    for record in json.loads(path.read_text())["results"]:
+    for record in data["results"]:
         heard = record["heard"]
         option = record["intent"] is not None
         clips.append(Clip(record["file"], record["voice"], record["condition"], option,
                           option and [heard["intent"], heard["value"]]
                           == [record["intent"], record["value"]],
+                          heard["intent"] is not None,
                           terms(heard["evidence"]) if heard.get("evidence") else None))
     return clips
 
@@ -90,7 +105,7 @@ def sure(clips: Sequence[Clip], w: np.ndarray) -> np.ndarray:
 
 
 def rates(clips: Sequence[Clip], confidence: np.ndarray, floor: float) -> dict[str, float]:
-    accepted = confidence >= floor
+    accepted = (confidence >= floor) & np.array([c.taken for c in clips], dtype=bool)
     option = np.array([c.option for c in clips], dtype=bool)
     right = np.array([c.right for c in clips], dtype=bool)
     options, outside = max(1, option.sum()), max(1, (~option).sum())

@@ -37,9 +37,10 @@ from voicehost.intents.grammar import Grammar
 from voicehost.lab.hearing_corpus import hear
 from voicehost.speech.base import Recognizer
 
-CONDITION_ROWS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real")
+CONDITION_ROWS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real",
+                  "kitchen9")
 FALSE_ACCEPT_ROWS = {"chatter": ("chatter",), "babble only": ("babble",),
-                     "noise": ("noise", "pink", "silence")}
+                     "noise": ("noise", "pink", "silence"), "real, not offered": ("real-other",)}
 
 
 def _pocketsphinx(options: dict[str, Any]) -> Recognizer:

@@ -11,8 +11,9 @@ from test_ears_room import player_says, report
 
 from voicehost.lab.room import Room
 from voicehost.lab.speakers import VOICES, speak
+from voicehost.speech.base import recognize
 from voicehost.speech.ears import PREVIEW_AFTER_S, Ears
-from voicehost.speech.endpoint import Endpointer
+from voicehost.speech.endpoint import Endpointer, EndpointSettings
 from voicehost.speech.microphone import Microphone
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.tools import hear_grammar
@@ -23,7 +24,10 @@ POINTING = hear_grammar(None, "point", 10).phrases
 
 @pytest.fixture(scope="module")
 def whisper() -> WhisperRecognizer:
-    return WhisperRecognizer()
+    engine = WhisperRecognizer()
+    engine.set_phrases(POINTING)
+    recognize(engine, speak("player one", VOICES[0]))  # the first decode also loads the decoder
+    return engine
 
 
 @pytest.fixture
@@ -34,19 +38,37 @@ def ears(room: Room, whisper: WhisperRecognizer) -> Iterator[Ears]:
 
 
 @pytest.mark.room
-def test_the_answer_is_ready_as_the_silence_ends(ears: Ears) -> None:
-    thread, _ = player_says(speak("player six", VOICES[0]))
-    heard = ears.listen(POINTING, timeout_s=4.0)
-    thread.join()
+def test_the_answer_is_ready_as_the_silence_ends(room: Room, whisper: WhisperRecognizer) -> None:
+    # The trailing silence is long here so that the engine's decode, however slow the machine,
+    # ends before it does: the utterance ends when its answer is whole, not when it runs out.
+    ears = Ears(Microphone(room.device), Endpointer(EndpointSettings(trailing_silence_s=6.0)),
+                whisper)
+    try:
+        thread, _ = player_says(speak("player six", VOICES[0]))
+        heard = ears.listen(POINTING, timeout_s=4.0)
+        thread.join()
+    finally:
+        ears.close()
     assert heard is not None
     report(heard, "whisper with a preview")
-    assert heard.text == "player six"
+    assert (heard.text, heard.end_reason) == ("player six", "complete")
     # The engine heard the pre-roll, the speech and the pause that started the preview, not
-    # the whole trailing silence: its decode ran while the endpointer waited out the rest.
+    # a trailing silence: its decode ran while the player was quiet.
     spoken = heard.speech_ended_at - heard.speech_started_at
     assert heard.hearing.audio_seconds == pytest.approx(0.3 + spoken + PREVIEW_AFTER_S,
                                                         abs=0.05)
     assert heard.latency_s == pytest.approx(heard.hearing.decode_seconds, abs=0.02)
+
+
+@pytest.mark.room
+def test_an_answer_that_could_go_on_waits_out_the_silence(ears: Ears) -> None:
+    # "i do" is a yes, but "i do not" is a no: the player may not have finished.
+    thread, _ = player_says(speak("i do", VOICES[0]))
+    heard = ears.listen(hear_grammar(None, "answer", 4).phrases, timeout_s=4.0)
+    thread.join()
+    assert heard is not None
+    report(heard, "'i do', which could go on")
+    assert (heard.text, heard.end_reason) == ("i do", "silence")
 
 
 def voiced(samples: np.ndarray) -> tuple[int, int]:

@@ -219,3 +219,19 @@ def test_settings_are_validated() -> None:
         EndpointSettings(trailing_silence_s=0)
     with pytest.raises(ValueError):
         EndpointSettings(keep_margin_db=12, start_margin_db=10)
+
+
+def test_an_utterance_ended_early_ends_where_its_speech_did() -> None:
+    endpointer = Endpointer()
+    with pytest.raises(RuntimeError):
+        endpointer.end_now("complete")  # nothing to end
+    said = phrase("yes")
+    pcm = np.concatenate([silence(0.5), said, silence(0.2)]).tobytes()
+    kinds = [event.kind for event in endpointer.feed(pcm)]
+    assert "start" in kinds and "end" not in kinds  # 0.2 s is short of the trailing silence
+    assert endpointer.quiet_s == pytest.approx(0.2, abs=TOL_S)
+    event = endpointer.end_now("complete")
+    assert (event.kind, event.reason) == ("end", "complete")
+    assert event.at_s == pytest.approx(0.5 + len(said) / SAMPLE_RATE, abs=TOL_S)
+    assert not endpointer.in_speech
+    assert endpointer.feed(silence(1.0).tobytes()) == []  # no second end of the same speech

@@ -1,10 +1,12 @@
-"""The digit measurement's file-name parser and speaker split (no recordings needed)."""
+"""The digit measurement's file-name parser and speaker split, and the real digits the hearing
+corpus adds (no recordings needed: only their names are read)."""
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
+from build_corpus import FSDD_GRAMMAR, KITCHEN, fsdd_entries  # noqa: E402
 from measure_digits import parse_name, split_speakers  # noqa: E402
 
 
@@ -23,3 +25,28 @@ def test_speakers_alternate_in_sorted_order_and_never_overlap() -> None:
     assert tune == ["ann", "cid", "theo"]
     assert held_out == ["bob", "dan"]
     assert not set(tune) & set(held_out)
+
+
+def test_the_corpus_takes_every_nth_real_digit_split_by_speaker(tmp_path: Path) -> None:
+    for speaker in ("ann", "bob", "cid", "dan"):
+        for digit in range(10):
+            for index in range(4):
+                (tmp_path / f"{digit}_{speaker}_{index}.wav").touch()
+    (tmp_path / "README.md").touch()
+    entries = list(fsdd_entries(tmp_path, 2, tmp_path / "kitchen.wav"))
+    assert len(entries) == 4 * 10 * 2 * 2  # speakers, digits, indexes 0 and 2, two conditions
+    halves = {entry.voice: entry.half for entry in entries}
+    assert halves == {"fsdd:ann": "tune", "fsdd:bob": "held-out", "fsdd:cid": "tune",
+                      "fsdd:dan": "held-out"}
+    assert {entry.condition for entry in entries} == {"real", KITCHEN}
+    assert all(entry.grammar == FSDD_GRAMMAR for entry in entries)
+    offered = {entry.text: (entry.intent, entry.value, entry.kind) for entry in entries}
+    assert offered["4"] == ("choose", "4", "real")
+    for digit in ("0", "7", "8", "9"):  # Ferret Out offers one to six
+        assert offered[digit] == (None, None, "real-other")
+    assert len({entry.file for entry in entries}) == len(entries)
+
+
+def test_without_noise_the_real_digits_are_clean_only(tmp_path: Path) -> None:
+    (tmp_path / "3_ann_0.wav").touch()
+    assert [entry.condition for entry in fsdd_entries(tmp_path, 1, None)] == ["real"]

@@ -45,5 +45,6 @@ def engine():  # type: ignore[no-untyped-def]
 def test_a_wrapped_answer_is_taken_aloud(engine, phrasing: Phrasing) -> None:  # type: ignore[no-untyped-def]
     moment = moment_of(phrasing)
     assert normalize(phrasing.say) not in moment.grammar.phrases  # no phrase offered says it
-    got, heard, free, sure, _ = hear(engine, moment, speak(phrasing.say, PLAIN))
-    assert got == phrasing.want, f"heard {heard!r} (free {free!r}, {sure:.2f})"
+    got, heard, _ = hear(engine, moment, speak(phrasing.say, PLAIN))
+    assert got == phrasing.want, \
+        f"heard {heard.text!r} (free {heard.raw_text!r}, {heard.confidence:.2f})"

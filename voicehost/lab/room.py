@@ -219,6 +219,9 @@ class GrammarSphinx:
     def preview(self) -> bool:
         return False
 
+    def complete(self) -> bool:
+        return False
+
     def finish(self) -> Hearing:
         began = time.monotonic()
         self._decoder.end_utt()

@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from voicehost.door import refuse
 from voicehost.host.clips import said_from
 from voicehost.host.host import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.intents.grammar import Grammar
 from voicehost.lab.phrasings import REFUSED, Phrasing, said, said_as, table_at
 from voicehost.lab.voices import HELD_OUT, TUNE, Voice, speak
 from voicehost.speech.base import Recognizer, recognize
-from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 RECORDED = "RECORDED"  # free speech kept as its recording: the engine gave no words
 EXTRA_SILENCE_S = 0.1  # voices.speak pads 0.3 s each side; the corpus is heard with 0.4 s
@@ -52,6 +53,7 @@ class Spoken:
     raw: str  # the engine's free transcript, where it has one
     confidence: float
     seconds: float  # end of speech → intent: the engine's decoding and the matcher
+    evidence: dict[str, float] | None = None  # Whisper: what its confidence came from
 
 
 def moment_of(phrasing: Phrasing) -> Moment:
@@ -82,17 +84,21 @@ def spoken_audio(text: str, voice: Voice, cache: Path | None = CACHE) -> bytes:
     return pcm
 
 
-def hear(recognizer: Recognizer, moment: Moment, pcm: bytes) -> tuple[str, str, str, float,
-                                                                       float]:
-    """(what the host takes, the engine's text, its free transcript, its confidence, seconds
-    from the end of speech to the intent)."""
+def hear(recognizer: Recognizer, moment: Moment, pcm: bytes) -> tuple[str, Hearing, float]:
+    """(what the host takes, what the engine heard, seconds from the end of speech to the
+    intent)."""
     recognizer.set_phrases(moment.grammar.phrases)
     hearing = recognize(recognizer, pcm)
     began = time.perf_counter()
     got = taken_from(moment, hearing.text, hearing.raw_text, hearing.confidence,
                      getattr(recognizer, "open_vocabulary", False))
-    seconds = hearing.decode_seconds + time.perf_counter() - began
-    return got, hearing.text, hearing.raw_text, hearing.confidence, seconds
+    return got, hearing, hearing.decode_seconds + time.perf_counter() - began
+
+
+def whisper_evidence(recognizer: Recognizer) -> dict[str, float] | None:
+    """What Whisper's confidence in its best phrase came from (None for another engine)."""
+    evidence = getattr(getattr(recognizer, "current", recognizer), "last_evidence", None)
+    return asdict(evidence) if evidence is not None else None
 
 
 def taken_from(moment: Moment, text: str, raw: str, sure: float, transcribes: bool) -> str:
@@ -112,10 +118,11 @@ def run(phrasings: Sequence[Phrasing], recognizer: Recognizer, voices: int) -> l
     for phrasing in phrasings:
         moment = moment_of(phrasing)
         for voice in voices_for(phrasing, voices):
-            got, heard, raw, sure, seconds = hear(recognizer, moment,
-                                                  spoken_audio(phrasing.say, voice))
+            got, hearing, seconds = hear(recognizer, moment, spoken_audio(phrasing.say, voice))
             results.append(Spoken(phrasing.kind, phrasing.moment["decision"], phrasing.say,
-                                  voice.name, phrasing.want, got, heard, raw, sure, seconds))
+                                  voice.name, phrasing.want, got, hearing.text,
+                                  hearing.raw_text, hearing.confidence, seconds,
+                                  whisper_evidence(recognizer)))
     return results
 
 
@@ -159,6 +166,8 @@ def add_spoken_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kinds", help="only these kinds (comma-separated)")
     parser.add_argument("--engine", default="auto")
     parser.add_argument("--json", type=Path, help="write every clip's result here")
+    parser.add_argument("--floor", type=float,
+                        help="Whisper's confidence floor (to gather evidence at 0)")
 
 
 def run_spoken(phrasings: Sequence[Phrasing], args: argparse.Namespace) -> None:
@@ -167,6 +176,11 @@ def run_spoken(phrasings: Sequence[Phrasing], args: argparse.Namespace) -> None:
     kinds = set(args.kinds.split(",")) if args.kinds else None
     chosen = [p for p in phrasings if p.half == args.half and (kinds is None or p.kind in kinds)]
     recognizer, _ = make_recognizer(args.engine)
+    if args.floor is not None:
+        whisper = getattr(recognizer, "short", recognizer)
+        if not hasattr(whisper, "floor"):
+            refuse(f"--floor is Whisper's; the engine {args.engine} has none.")
+        whisper.floor = args.floor
     started = time.perf_counter()
     results = run(chosen, recognizer, args.voices)
     print(f"{len(results)} clips ({args.half}, {args.voices} voice(s) each, engine "

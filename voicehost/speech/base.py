@@ -27,6 +27,12 @@ class Recognizer(Protocol):
         answer at once if the pause turns out to be the end. False: the engine does not
         preview (it decodes as the audio streams in), and nothing changes."""
 
+    def complete(self) -> bool:
+        """Whether the preview is heard, and is a whole answer: confident, and no longer
+        offered phrase goes on from it ("no" could still become "no thanks", "i do" could
+        become "i do not"). The ears may end the utterance then rather than wait out the
+        trailing silence. False for an engine that does not preview."""
+
     def finish(self) -> Hearing:
         """End the utterance and return what was heard."""
 

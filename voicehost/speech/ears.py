@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from voicehost.speech.base import Recognizer
-from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer, hop_dbfs
+from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer, EndpointEvent, hop_dbfs
 from voicehost.speech.microphone import Frame, FrameSource
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
@@ -103,7 +103,7 @@ class Heard:
     speech_ended_at: float  # last speech sample was captured (estimated)
     endpoint_at: float  # the endpointer decided the utterance was over
     result_at: float  # the recognizer's answer was ready
-    end_reason: str  # "silence" or "max_length"
+    end_reason: str  # "silence", "complete" (the answer was whole) or "max_length"
     pcm: bytes = b""  # the utterance's audio, when the listen asked to keep it
     snr_db: float | None = None  # speech level over the room's noise floor
 
@@ -224,17 +224,22 @@ class Ears:
                     self.recognizer.feed(event.pcm)
                 self._levels += hop_levels(event.pcm)
             elif event.kind == "end" and started_at is not None:
-                endpoint_at = time.monotonic()
-                hearing = self.recognizer.finish()
-                result_at = time.monotonic()
-                self._recognizing = False
-                ended_at = frame_end - (position - event.at_s)
-                pcm = b"".join(self._kept) if self._kept is not None else b""
-                return Heard(hearing, started_at, ended_at, endpoint_at, result_at,
-                             event.reason, pcm, self._measure(hearing)), None
+                return self._ended(event, frame_end - (position - event.at_s), started_at), None
         if started_at is not None:
             self._preview_on_pause()
+            if self._withheld is not None and self.recognizer.complete():
+                event = self.endpointer.end_now("complete")
+                return self._ended(event, frame_end - (position - event.at_s), started_at), None
         return None, started_at
+
+    def _ended(self, event: EndpointEvent, ended_at: float, started_at: float) -> Heard:
+        endpoint_at = time.monotonic()
+        hearing = self.recognizer.finish()
+        result_at = time.monotonic()
+        self._recognizing = False
+        pcm = b"".join(self._kept) if self._kept is not None else b""
+        return Heard(hearing, started_at, ended_at, endpoint_at, result_at, event.reason, pcm,
+                     self._measure(hearing))
 
     def _preview_on_pause(self) -> None:
         """Let the engine start hearing once the player pauses; if they go on, feed it what

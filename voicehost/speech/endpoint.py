@@ -247,6 +247,13 @@ class Endpointer:
             return self._end((index + 1) * HOP_S, "max_length")
         return None
 
+    def end_now(self, reason: str) -> EndpointEvent:
+        """End the utterance in progress here (the answer is whole), before its trailing
+        silence runs out: the end of its last speech, as the silence would have ended it."""
+        if self._state != "speech":
+            raise RuntimeError("no utterance in progress")
+        return self._end(self._last_active * HOP_S, reason)
+
     def _end(self, at_s: float, reason: str) -> EndpointEvent:
         self._state = "idle"
         self._quiet = 0

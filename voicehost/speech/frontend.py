@@ -257,5 +257,8 @@ class FilteredRecognizer:
     def preview(self) -> bool:
         return self.recognizer.preview()
 
+    def complete(self) -> bool:
+        return self.recognizer.complete()
+
     def finish(self) -> Hearing:
         return self.recognizer.finish()

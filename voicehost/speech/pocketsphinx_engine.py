@@ -263,6 +263,9 @@ class PocketsphinxRecognizer:
     def preview(self) -> bool:
         return False  # it decodes as the audio streams in: finish() is quick already
 
+    def complete(self) -> bool:
+        return False
+
     def finish(self) -> Hearing:
         if not self._started:
             raise RuntimeError("call start before finish")

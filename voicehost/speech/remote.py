@@ -130,6 +130,9 @@ class RemoteRecognizer:
     def preview(self) -> bool:
         return False
 
+    def complete(self) -> bool:
+        return False
+
     def finish(self) -> Hearing:
         pcm = b"".join(self._audio)
         began = time.monotonic()

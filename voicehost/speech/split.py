@@ -53,5 +53,8 @@ class SplitRecognizer:
     def preview(self) -> bool:
         return self.current.preview()
 
+    def complete(self) -> bool:
+        return self.current.complete()
+
     def finish(self) -> Hearing:
         return self.current.finish()

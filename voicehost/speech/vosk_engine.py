@@ -212,6 +212,9 @@ class VoskRecognizer:
     def preview(self) -> bool:
         return False  # it decodes as the audio streams in: finish() is quick already
 
+    def complete(self) -> bool:
+        return False
+
     def finish(self) -> Hearing:
         if self._active is None:
             raise RuntimeError("finish() before start()")

@@ -362,6 +362,30 @@ class WhisperRecognizer:
         self._previewed = len(self._held)
         return True
 
+    def complete(self) -> bool:
+        preview = self._preview
+        if (preview is None or not preview.done() or self._previewed != len(self._held)
+                or self._phrases is None or not preview.result().text):
+            return False
+        # the preview's, the last hearing made
+        best, scores = self.last_alternatives[0][0], self.last_scores
+        assert scores is not None
+        # The words written freely must be a whole phrase too: scoring a phrase forces its
+        # every token, and "at player" cut off by a pause scores "at player three" well.
+        talk, words = Talk.load(), self._phrases.words
+        written = talk.read(plain_words(scores.free_text).split(), words)
+        return not self._goes_on(best) and any(
+            talk.read(normalize(p).split(), words) == written and not self._goes_on(p)
+            for p in self._phrases.phrases)
+
+    def _goes_on(self, phrase: str) -> bool:
+        """Whether a longer offered phrase begins with `phrase`'s words: the player may not
+        be done ("no" may be "no thanks", "i do" may be "i do not")."""
+        assert self._phrases is not None
+        words = normalize(phrase).split()
+        return any(len(longer := normalize(p).split()) > len(words)
+                   and longer[:len(words)] == words for p in self._phrases.phrases)
+
     def finish(self) -> Hearing:
         if not self._started:
             raise RuntimeError("call start before finish")
