@@ -14,4 +14,7 @@ venv_install ".[test]"
 [ -x .venv-satellite/bin/python ] || python3 -m venv .venv-satellite
 .venv-satellite/bin/pip install -q --require-hashes -r tests/satellite/requirements.txt
 .venv/bin/ruff check voicehost tests scripts
+# Several workers on few cores: OpenBLAS's threads spin against each other's, which made the
+# Whisper corpus four times slower under load (one thread each: 1.3x slower alone).
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 .venv/bin/python -m pytest -q -n "${VOICEHOST_TEST_WORKERS:-3}" --dist worksteal "$@"

@@ -13,11 +13,13 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pytest
 from drive import kept_in, voicehost
-from wyoming.event import Event
+from wyoming.audio import AudioChunk
+from wyoming.event import Event, read_event
 from wyoming.info import Attribution, Info
 from wyoming.info import Satellite as Satellite_
 
@@ -34,7 +36,7 @@ from voicehost.lab.speakers import Speaker, speak
 from voicehost.speech.devices import AudioDeviceError, Playback, resample
 from voicehost.speech.factory import AudioSettings
 from voicehost.speech.mouth import Mouth
-from voicehost.speech.satellite import Address, Satellite
+from voicehost.speech.satellite import STREAM_LINGER_S, Address, Satellite
 from voicehost.tools import doctor_checks, satellite_checks
 from voicehost.voice import SAMPLE_RATE, MicrophoneLost
 
@@ -212,7 +214,58 @@ class HostileSatellite(threading.Thread):
                 description="hostile", version=None)).event()))
             incoming.readline()  # run-satellite
             connection.sendall(self.stream)
-            time.sleep(1.0)
+            self.after_stream(incoming)
+
+    def after_stream(self, incoming: BinaryIO) -> None:
+        time.sleep(1.0)
+
+
+class SpeakerSatellite(HostileSatellite):
+    """A peer that keeps what it is sent to play: (event type, rate, samples) each."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[str, int | None, int]] = []
+        super().__init__(b"")
+
+    def after_stream(self, incoming: BinaryIO) -> None:
+        while (event := read_event(incoming)) is not None:
+            if AudioChunk.is_type(event.type):
+                chunk = AudioChunk.from_event(event)
+                self.got.append((event.type, chunk.rate, len(chunk.audio) // 2))
+            else:
+                self.got.append((event.type, None, 0))
+
+    def streams(self) -> list[tuple[set[int | None], int]]:
+        """Each audio stream it was sent: the rates of its chunks, and how many samples."""
+        streams = []
+        for kind, rate, samples in self.got:
+            if kind == "audio-start":
+                streams.append((set(), 0))
+            elif kind == "audio-chunk":
+                rates, total = streams[-1]
+                streams[-1] = (rates | {rate}, total + samples)
+        return streams
+
+
+def test_pieces_played_one_after_another_go_out_as_one_stream() -> None:
+    """The satellite starts its player afresh for every stream, which a busy machine makes
+    late: a line, a player's clip and the next line go out as one stream."""
+    peer = SpeakerSatellite()
+    link = Satellite(peer.uri)
+    try:
+        link.start()
+        line = np.full(2205, 1000, np.int16)  # 0.1 s at 22050 Hz
+        first = link.play(line, 22050)
+        clip = link.play(np.full(1600, 1000, np.int16), 16000)  # 0.1 s at 16 kHz
+        assert clip.first_audio_at == pytest.approx(first.finished_at, abs=0.02)
+        time.sleep(STREAM_LINGER_S + 0.3)
+        link.play(line, 22050)  # after a pause: a stream of its own
+        time.sleep(STREAM_LINGER_S + 0.3)
+        kinds = [kind for kind, _, _ in peer.got if kind != "audio-chunk"]
+        assert kinds == ["audio-start", "audio-stop"] * 2
+        assert peer.streams() == [({22050}, 4410), ({22050}, 2205)]
+    finally:
+        link.stop()
 
 
 def wire(event: Event) -> bytes:

@@ -11,7 +11,10 @@ which the satellite plays through its speaker.
 wyoming-satellite 1.0.0 (the release on PyPI) sends no `played` event and keeps its microphone
 streaming while it plays, so the speaker here waits out the clip's own length (plus the
 measured delay to the satellite's speaker) and the ears' gate stays shut meanwhile, as with a
-local speaker.
+local speaker. It also starts its player afresh for every audio stream, which on a busy
+machine costs a little more each time than that delay allows; so pieces played one right after
+another (a line, a player's clue, the next line) go out as one stream, and the delay is paid
+once.
 
 A dropped connection is a lost microphone (MicrophoneLost, once the audio before the drop is
 read) and a lost speaker (AudioDeviceError): the host says so and waits in `reopen`, which
@@ -35,7 +38,7 @@ from wyoming.client import AsyncTcpClient
 from wyoming.info import Describe, Info
 from wyoming.satellite import RunSatellite
 
-from voicehost.speech.devices import AudioDeviceError, NoInputDeviceError, Playback
+from voicehost.speech.devices import AudioDeviceError, NoInputDeviceError, Playback, resample
 from voicehost.speech.microphone import Frame, FrameQueue
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
@@ -49,6 +52,7 @@ FIRST_AUDIO_S = 3.0  # a satellite that streams sends its first chunk well withi
 # through PulseAudio (13-38 ms); the ears' gate tail covers the rest.
 SPEAKER_DELAY_S = 0.03
 SEND_CHUNK_SAMPLES = 1024  # per audio-chunk event sent
+STREAM_LINGER_S = 0.2  # a piece played within this of the last one's end joins its stream
 RECONNECT_FIRST_WAIT_S = 0.25  # between tries to reach a lost satellite, doubling up to ...
 RECONNECT_LONGEST_WAIT_S = 2.0  # ... this
 # What a microphone can send; anything else is dropped, not converted (a hostile or broken
@@ -60,6 +64,15 @@ CHANNELS = (1, 2)
 
 class SatelliteError(NoInputDeviceError):
     """The satellite cannot be reached, or does not behave like one."""
+
+
+@dataclass
+class Stream:
+    """The audio stream the satellite is playing: its rate, and when what was sent ends."""
+
+    rate: int
+    ends_at: float
+    stop: asyncio.TimerHandle | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +112,8 @@ class Satellite(FrameQueue):
         self._reader: asyncio.Task[None] | None = None
         self._lost = False
         self._pending = b""
+        self._stream: Stream | None = None
+        self._stopping: asyncio.Task[None] | None = None
         self._converter = AudioChunkConverter(rate=SAMPLE_RATE, width=SAMPLE_WIDTH, channels=1)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
@@ -166,19 +181,18 @@ class Satellite(FrameQueue):
         """Send int16 mono samples for the satellite to play; returns once they have played.
         AudioDeviceError while the satellite is not connected."""
         called_at = time.monotonic()
-        data = np.ascontiguousarray(samples, dtype=np.int16).tobytes()
-        seconds = len(data) / SAMPLE_WIDTH / rate
+        samples = np.ascontiguousarray(samples, dtype=np.int16)
         if self._client is None or self._lost:
             raise AudioDeviceError(f"The satellite at {self.address} is not connected.",
                                    "Its lines are shown here until it is back.")
         try:
-            self._run(self._send(data, rate), REPLY_TIMEOUT_S + seconds)
+            first_audio_at, seconds = self._run(self._send(samples, rate, called_at),
+                                                REPLY_TIMEOUT_S + len(samples) / rate)
         except (OSError, asyncio.TimeoutError, TimeoutError) as problem:
             self._lost = True
             raise AudioDeviceError(f"The satellite at {self.address} stopped taking audio "
                                    f"({describe(problem)}).",
                                    "Its lines are shown here until it is back.") from None
-        first_audio_at = called_at + SPEAKER_DELAY_S
         finished_at = first_audio_at + seconds
         time.sleep(max(0.0, finished_at - time.monotonic()))
         return Playback(called_at, first_audio_at, finished_at, seconds)
@@ -210,6 +224,9 @@ class Satellite(FrameQueue):
 
     async def _close(self) -> None:
         client, self._client = self._client, None
+        if self._stream is not None and self._stream.stop is not None:
+            self._stream.stop.cancel()
+        self._stream = None
         if self._reader is not None:
             self._reader.cancel()
             self._reader = None
@@ -251,16 +268,49 @@ class Satellite(FrameQueue):
             self._put(frame)
         self._pending = pending[whole:]
 
-    async def _send(self, data: bytes, rate: int) -> None:
+    async def _send(self, samples: np.ndarray, rate: int, called_at: float
+                    ) -> tuple[float, float]:
+        """Send the samples, in the stream still playing if there is one; when they start
+        to play, and for how long."""
         client = self._client
         if client is None:
             raise ConnectionResetError("not connected")
+        if self._stopping is not None:
+            await self._stopping
+        stream = self._stream
+        if stream is not None:
+            if stream.stop is not None:
+                stream.stop.cancel()
+            samples = resample(samples, rate, stream.rate)
+            starts_at = max(called_at, stream.ends_at)
+        else:
+            await client.write_event(AudioStart(rate=rate, width=SAMPLE_WIDTH,
+                                                channels=1).event())
+            stream = self._stream = Stream(rate, called_at)
+            starts_at = called_at + SPEAKER_DELAY_S
+        data = samples.tobytes()
         step = SEND_CHUNK_SAMPLES * SAMPLE_WIDTH
-        await client.write_event(AudioStart(rate=rate, width=SAMPLE_WIDTH, channels=1).event())
         for offset in range(0, len(data), step):
-            await client.write_event(AudioChunk(rate=rate, width=SAMPLE_WIDTH, channels=1,
+            await client.write_event(AudioChunk(rate=stream.rate, width=SAMPLE_WIDTH, channels=1,
                                                 audio=data[offset:offset + step]).event())
-        await client.write_event(AudioStop().event())
+        seconds = len(samples) / stream.rate
+        stream.ends_at = starts_at + seconds
+        stream.stop = asyncio.get_running_loop().call_at(
+            stream.ends_at + STREAM_LINGER_S, self._end_stream, client)
+        return starts_at, seconds
+
+    def _end_stream(self, client: AsyncTcpClient) -> None:
+        """Nothing followed in time: end the stream (the satellite's player drains)."""
+        self._stream = None
+        self._stopping = asyncio.get_running_loop().create_task(self._write_stop(client))
+
+    async def _write_stop(self, client: AsyncTcpClient) -> None:
+        try:
+            await client.write_event(AudioStop().event())
+        except OSError:
+            pass  # a satellite gone mid-line: its reader reports it lost
+        finally:
+            self._stopping = None
 
     def _delivers(self, within_s: float) -> bool:
         """Whether audio arrives within `within_s` seconds."""
