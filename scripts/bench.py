@@ -108,11 +108,13 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
             player.stdin.write(clip)
             player.stdin.close()
             heard = ears.listen(phrases, timeout_s=10.0)
-            player.wait()
             if heard is None:
+                player.wait()
                 continue
             called = time.monotonic()
+            # at once, as the host does: the clip's own trailing silence may still be playing
             spoken = mouth.say("Rabbit, yup. Cheetah?")
+            player.wait()
             time.sleep(0.05)  # the recorder's last chunks
             intent_latency.append(heard.response_s)
             compute.append(heard.latency_s)
