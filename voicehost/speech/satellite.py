@@ -224,9 +224,12 @@ class Satellite(FrameQueue):
 
     async def _close(self) -> None:
         client, self._client = self._client, None
+        # the stream dies with its connection: no audio-stop is owed to the next one
         if self._stream is not None and self._stream.stop is not None:
             self._stream.stop.cancel()
-        self._stream = None
+        if self._stopping is not None:
+            self._stopping.cancel()
+        self._stream = self._stopping = None
         if self._reader is not None:
             self._reader.cancel()
             self._reader = None
@@ -286,8 +289,8 @@ class Satellite(FrameQueue):
         else:
             await client.write_event(AudioStart(rate=rate, width=SAMPLE_WIDTH,
                                                 channels=1).event())
-            stream = self._stream = Stream(rate, called_at)
             starts_at = called_at + SPEAKER_DELAY_S
+            stream = self._stream = Stream(rate, starts_at)
         data = samples.tobytes()
         step = SEND_CHUNK_SAMPLES * SAMPLE_WIDTH
         for offset in range(0, len(data), step):
@@ -310,7 +313,8 @@ class Satellite(FrameQueue):
         except OSError:
             pass  # a satellite gone mid-line: its reader reports it lost
         finally:
-            self._stopping = None
+            if self._stopping is asyncio.current_task():  # not a cancelled one's successor
+                self._stopping = None
 
     def _delivers(self, within_s: float) -> bool:
         """Whether audio arrives within `within_s` seconds."""
