@@ -31,10 +31,11 @@ from voicehost.lab.hearing_corpus import (
     option_cases,
     synthesize,
 )
-from voicehost.lab.speakers import PLAIN, VOICES, speak
+from voicehost.lab.speakers import PLAIN, VOICES, Speaker, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.whisper_decoder import BEAM_WIDTH
 from voicehost.speech.whisper_engine import (
+    ENDS_INSIDE_CHANCE,
     MODEL_SHA256,
     PRUNE_NATS,
     WhisperModelError,
@@ -307,6 +308,12 @@ def test_the_trie_scores_each_phrase_as_ctranslate2_forces_it() -> None:
         forced.append(float(steps[np.arange(len(tokens)), list(tokens)].sum()
                             + np.logaddexp.reduce(steps[len(tokens), engine._end_ids])))
     assert trie == pytest.approx(forced, abs=1e-3)
+    start = engine._decoder.start(cross, engine._prefix)
+    for tokens, total in zip(sequences, trie, strict=True):
+        steps = engine._decoder.along(cross, start, tokens)
+        assert steps.shape[0] == len(tokens) + 1
+        assert float(steps[np.arange(len(tokens)), list(tokens)].sum() + np.logaddexp.reduce(
+            steps[len(tokens), engine._end_ids])) == pytest.approx(total, abs=1e-3)
     phrases = engine._phrases
     assert phrases.phrases[phrases.owner[int(np.argmax(trie))]] == "add to module two"
 
@@ -345,3 +352,31 @@ def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(
     assert engine.read_with_free(best, best, "and to module two add") == ""
     # a loop over other words than the best phrase's is read as before: the matcher refuses it
     assert engine.read_with_free("yes", "yes", "yes no", looped=True) == "yes no"
+
+
+def previewed(engine: WhisperRecognizer, pcm: bytes) -> bool:
+    """Whether the engine calls `pcm` a whole answer once it has heard it in a preview."""
+    engine.start()
+    engine.feed(pcm)
+    engine.preview()
+    assert engine._preview is not None
+    engine._preview.result()
+    whole = engine.complete()
+    engine.finish()
+    return whole
+
+
+@pytest.mark.parametrize("voice", VOICES[:2], ids=lambda v: v.name)
+def test_an_answer_cut_off_by_a_pause_is_not_whole(engine: WhisperRecognizer,
+                                                   voice: Speaker) -> None:
+    # Forced scoring hears "at player" as the likeliest phrase it opens, but its text likely
+    # ends after "player".
+    engine.set_phrases(hear_grammar(None, "point", 10).phrases)
+    pause = bytes(int(0.15 * SAMPLE_RATE) * 2)
+    assert not previewed(engine, speak("i pointed at player", voice) + pause)
+    assert engine.last_scores is not None
+    assert engine.last_scores.ends_inside > math.log(ENDS_INSIDE_CHANCE)
+    assert previewed(engine, speak("i pointed at player seven", voice) + pause)
+    assert engine.last_alternatives[0][0] == "i pointed at player seven"
+    assert engine.last_scores.ends_inside < math.log(ENDS_INSIDE_CHANCE)
+

@@ -197,6 +197,21 @@ class TextDecoder:
     def extend(self, cross: Attended, state: State,
                rows: np.ndarray, tokens: np.ndarray) -> State:
         """The state of each of `state`'s `rows` followed by its own `tokens` (rows, new)."""
+        keys, values, x = self._forward(cross, state, rows, tokens)
+        return State(keys, values, self._next_token(x[:, -1]))
+
+    def along(self, cross: Attended, start: State, tokens: Sequence[int]) -> np.ndarray:
+        """The log-probabilities of the next token after `start`'s one row and after each of
+        `tokens` in turn: (len(tokens) + 1, vocabulary)."""
+        if not tokens:
+            return start.next_token[:1]
+        _, _, x = self._forward(cross, start, np.zeros(1, int), np.array([list(tokens)]))
+        return np.concatenate([start.next_token[:1], self._next_token(x[0])])
+
+    def _forward(self, cross: Attended, state: State, rows: np.ndarray, tokens: np.ndarray
+                 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray]:
+        """Each layer's keys and values of `state`'s `rows` followed by `tokens`, and the last
+        layer's output at every new token."""
         batch, new = tokens.shape
         width = self.embeddings.shape[1]
         start = state.length
@@ -223,10 +238,13 @@ class TextDecoder:
             h = _layer_norm(x, *layer.ffn_norm)
             x = x + _gelu(h @ layer.ffn_in[0] + layer.ffn_in[1]) @ layer.ffn_out[0] \
                 + layer.ffn_out[1]
-        last = _layer_norm(x[:, -1], *self.final_norm)
-        logits = last @ self.embeddings.T
+        return tuple(keys), tuple(values), x
+
+    def _next_token(self, x: np.ndarray) -> np.ndarray:
+        """The log-probabilities of the next token from the last layer's outputs (n, width)."""
+        logits = _layer_norm(x, *self.final_norm) @ self.embeddings.T
         logits[:, self.suppressed] = -np.inf
-        return State(tuple(keys), tuple(values), self._log_softmax(logits))
+        return self._log_softmax(logits)
 
     @staticmethod
     def _merge(x: np.ndarray) -> np.ndarray:

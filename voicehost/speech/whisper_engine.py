@@ -84,6 +84,10 @@ FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the l
 PRUNE_NATS = 8.0
 PRUNE_AFTER = 16
 PHRASE_CACHE_SIZE = 16
+# An answer is whole, and the utterance may end before its trailing silence, when at no earlier
+# word of its phrase the text ends with this chance or more (docs/speed.md, "Ending when the
+# answer is whole"): 0 of 150 cut-off phrases passed on the tune voices.
+ENDS_INSIDE_CHANCE = 0.1
 
 NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -229,6 +233,9 @@ class Scores:
     free_score: float  # its log P(tokens, then the end) per token, scored like the phrases
     no_speech: float  # Whisper's no-speech probability
     looped: bool = False  # the free transcript said the utterance over: `free_text` is cut
+    # log P(the text ends | the best phrase's words so far), at the likeliest of its earlier
+    # word boundaries ("at player" of "at player three"); -inf for a phrase of one word
+    ends_inside: float = -math.inf
 
 
 @dataclass(frozen=True)
@@ -370,13 +377,9 @@ class WhisperRecognizer:
         # the preview's, the last hearing made
         best, scores = self.last_alternatives[0][0], self.last_scores
         assert scores is not None
-        # The words written freely must be a whole phrase too: scoring a phrase forces its
-        # every token, and "at player" cut off by a pause scores "at player three" well.
-        talk, words = Talk.load(), self._phrases.words
-        written = talk.read(plain_words(scores.free_text).split(), words)
-        return not self._goes_on(best) and any(
-            talk.read(normalize(p).split(), words) == written and not self._goes_on(p)
-            for p in self._phrases.phrases)
+        # Scoring a phrase forces its every token: "at player" cut off by a pause scores
+        # "at player three" well, but its text likely ends after "player".
+        return not self._goes_on(best) and scores.ends_inside < math.log(ENDS_INSIDE_CHANCE)
 
     def _goes_on(self, phrase: str) -> bool:
         """Whether a longer offered phrase begins with `phrase`'s words: the player may not
@@ -492,18 +495,38 @@ class WhisperRecognizer:
         cross = self._decoder.attend(np.asarray(encoded)[0])
         start = self._decoder.start(cross, self._prefix)
         per_sequence = self._per_token(cross, start, self._phrases.tokens)
+        best = int(np.argmax(per_sequence))
+        said: tuple[State, tuple[int, ...]] = (start, self._phrases.tokens[best])
         wrapping = self._wrapping(free_tokens)
         if wrapping is not None:
             before, after = wrapping
+            wrapped_start = start
             if before:
-                start = self._decoder.extend(cross, start, np.zeros(1, int),
-                                             np.array([before]))
-            per_sequence = np.maximum(per_sequence, self._per_token(
-                cross, start, [(*t, *after) for t in self._phrases.inner]))
+                wrapped_start = self._decoder.extend(cross, start, np.zeros(1, int),
+                                                     np.array([before]))
+            wrapped = self._per_token(cross, wrapped_start,
+                                      [(*t, *after) for t in self._phrases.inner])
+            per_sequence = np.maximum(per_sequence, wrapped)
+            best = int(np.argmax(per_sequence))
+            if wrapped[best] >= per_sequence[best]:
+                said = (wrapped_start, self._phrases.inner[best])
+            else:
+                said = (start, self._phrases.tokens[best])
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, np.array(self._phrases.owner), per_sequence)
         return Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
-                      free_score, float(free.no_speech_prob), looped)
+                      free_score, float(free.no_speech_prob), looped,
+                      self._ends_inside(cross, *said))
+
+    def _ends_inside(self, cross: Attended, start: State, form: tuple[int, ...]) -> float:
+        """The log-probability of the text ending after `start` and the first words of `form`,
+        at the likeliest of its word boundaries before the last word; -inf for one word."""
+        bounds = [k for k in range(1, len(form))
+                  if self._tokenizer.id_to_token(form[k]).startswith("Ġ")]
+        if not bounds:
+            return -math.inf
+        steps = self._decoder.along(cross, start, form[:bounds[-1]])
+        return float(np.logaddexp.reduce(steps[bounds][:, self._end_ids], axis=1).max())
 
     def _per_token(self, cross: Attended, start: State,
                    tokens: Sequence[tuple[int, ...]]) -> np.ndarray:
