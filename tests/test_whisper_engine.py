@@ -379,4 +379,3 @@ def test_an_answer_cut_off_by_a_pause_is_not_whole(engine: WhisperRecognizer,
     assert previewed(engine, speak("i pointed at player seven", voice) + pause)
     assert engine.last_alternatives[0][0] == "i pointed at player seven"
     assert engine.last_scores.ends_inside < math.log(ENDS_INSIDE_CHANCE)
-

@@ -495,23 +495,20 @@ class WhisperRecognizer:
         cross = self._decoder.attend(np.asarray(encoded)[0])
         start = self._decoder.start(cross, self._prefix)
         per_sequence = self._per_token(cross, start, self._phrases.tokens)
-        best = int(np.argmax(per_sequence))
-        said: tuple[State, tuple[int, ...]] = (start, self._phrases.tokens[best])
+        wrapped, wrapped_start = None, start
         wrapping = self._wrapping(free_tokens)
         if wrapping is not None:
             before, after = wrapping
-            wrapped_start = start
             if before:
                 wrapped_start = self._decoder.extend(cross, start, np.zeros(1, int),
                                                      np.array([before]))
             wrapped = self._per_token(cross, wrapped_start,
                                       [(*t, *after) for t in self._phrases.inner])
             per_sequence = np.maximum(per_sequence, wrapped)
-            best = int(np.argmax(per_sequence))
-            if wrapped[best] >= per_sequence[best]:
-                said = (wrapped_start, self._phrases.inner[best])
-            else:
-                said = (start, self._phrases.tokens[best])
+        best = int(np.argmax(per_sequence))
+        said = ((wrapped_start, self._phrases.inner[best])
+                if wrapped is not None and wrapped[best] >= per_sequence[best]
+                else (start, self._phrases.tokens[best]))
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, np.array(self._phrases.owner), per_sequence)
         return Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
