@@ -3,18 +3,23 @@
 Reads what `measure_hearing.py --pipeline whisper --floor 0 --json FILE` wrote (each clip's
 best phrase and the evidence its confidence comes from), and what `measure_phrasings.py
 --spoken --engine whisper --floor 0 --json FILE` wrote (condition "phrasing"; free speech and
-deck words left out), fits the weights on the tune half,
-takes the lowest floor that keeps wrong intents and accepted out-of-option clips under their
-bars on the tune half, then compares the fit with the weights in use on the held-out half.
+deck words left out), fits the weights on the tune half, takes the lowest floor that keeps
+wrong intents and accepted out-of-option clips under their bars on the tune half (for real
+people's clips, the phrasings and the synthetic clips each), then compares the fit with the
+weights in use on the held-out half.
 
-    python scripts/measure_hearing.py --pipeline whisper --half tune --limit 2400 --floor 0 \\
-        --json build/measure/whisper-tune-f0.json
-    python scripts/measure_hearing.py --pipeline whisper --half held-out --limit 800 --floor 0 \\
-        --json build/measure/whisper-800-f0.json
-    python scripts/measure_hearing.py --pipeline whisper --half tune --floor 0 \\
-        --kinds chatter,babble,pink,silence,noise --json build/measure/whisper-tune-out-f0.json
-    python scripts/fit_whisper_confidence.py --tune build/measure/whisper-tune-f0.json \\
-        build/measure/whisper-tune-out-f0.json --held-out build/measure/whisper-800-f0.json
+    for half in tune held-out; do  # the corpus built with --fsdd and --kitchen
+      python scripts/measure_hearing.py --pipeline whisper --half $half --limit 2400 --floor 0 \\
+          --json build/measure/$half-f0.json
+      python scripts/measure_hearing.py --pipeline whisper --half $half --floor 0 \\
+          --kinds chatter,babble,pink,silence,noise,real,real-other \\
+          --json build/measure/$half-out-f0.json
+    done
+    python scripts/measure_phrasings.py --spoken --half tune --voices 1 --engine whisper \\
+        --floor 0 --json build/measure/tune-spoken-f0.json    # and --half held_out
+    python scripts/fit_whisper_confidence.py \\
+        --tune build/measure/{tune-f0,tune-out-f0,tune-spoken-f0}.json \\
+        --held-out build/measure/{held-out-f0,held-out-out-f0,held-spoken-f0}.json
 """
 
 from __future__ import annotations
@@ -32,12 +37,16 @@ from voicehost.speech import whisper_engine as whisper
 
 CONDITIONS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real",
               "kitchen9", "phrasing")
+REAL_CONDITIONS = ("real", "kitchen9")
 UNSCORED_KINDS = {"clue", "guess"}  # free speech, and the deck words pocketsphinx hears
 OUTSIDE_WEIGHT = 3.0  # an accepted out-of-option clip costs like three refused right phrases
 MAX_WRONG = 0.01  # of option clips given a wrong intent, on the tune half
 MAX_OUTSIDE = 0.02  # of out-of-option clips given an intent, on the tune half
 IN_USE = np.array([whisper.W_SCORE, whisper.W_FREE_GAP, whisper.W_MARGIN, whisper.W_WORDS,
-                   whisper.W_SIMILARITY, whisper.BIAS])
+                   whisper.W_SIMILARITY, whisper.W_LETTERS_SHARE, whisper.W_LETTERS_GAP,
+                   whisper.BIAS])
+NAMES = ("W_SCORE", "W_FREE_GAP", "W_MARGIN", "W_WORDS", "W_SIMILARITY", "W_LETTERS_SHARE",
+         "W_LETTERS_GAP", "BIAS")
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,8 @@ def terms(evidence: dict[str, float]) -> tuple[float, ...]:
     """The terms of whisper_engine.confidence's logit, in the order of its weights."""
     return (evidence["score"], min(evidence["free_gap"], 0.0),
             min(evidence["margin"], whisper.MARGIN_CAP), evidence["words"],
-            evidence["similarity"])
+            evidence["similarity"], max(evidence["letters_share"], -whisper.LETTERS_CAP),
+            max(evidence["letters_gap"], -whisper.LETTERS_CAP))
 
 
 def read(path: Path) -> list[Clip]:
@@ -114,10 +124,23 @@ def rates(clips: Sequence[Clip], confidence: np.ndarray, floor: float) -> dict[s
             "outside": (accepted & ~option).sum() / outside}
 
 
+def group(clip: Clip) -> str:
+    """Which bars a clip answers to: real people's, the spoken phrasings' or the synthetic
+    corpus's."""
+    if clip.condition == "phrasing":
+        return "phrasing"
+    return "real" if clip.condition in REAL_CONDITIONS else "synthetic"
+
+
 def choose_floor(clips: Sequence[Clip], confidence: np.ndarray) -> float:
+    """The lowest floor at which each group of clips keeps both bars: pooled, the many
+    synthetic clips would hide real people's wrong intents."""
+    groups = np.array([group(c) for c in clips])
     for floor in np.arange(0.05, 1.0, 0.01):
-        r = rates(clips, confidence, floor)
-        if r["wrong"] <= MAX_WRONG and r["outside"] <= MAX_OUTSIDE:
+        if all(r["wrong"] <= MAX_WRONG and r["outside"] <= MAX_OUTSIDE
+               for r in (rates([c for c, g in zip(clips, groups, strict=True) if g == name],
+                               confidence[groups == name], floor)
+                         for name in set(groups))):
             return float(round(floor, 2))
     return 1.0
 
@@ -164,11 +187,10 @@ def main() -> None:
     tune = list({clip.file: clip for path in args.tune for clip in read(path)}.values())
     held_out = list({clip.file: clip for path in args.held_out for clip in read(path)}.values())
     fitted = fit(tune)
-    names = ("W_SCORE", "W_FREE_GAP", "W_MARGIN", "W_WORDS", "W_SIMILARITY", "BIAS")
     print("fitted on the tune half: " + ", ".join(
-        f"{n} {v:.3f}" for n, v in zip(names, fitted, strict=True)))
+        f"{n} {v:.3f}" for n, v in zip(NAMES, fitted, strict=True)))
     print("in use:                  " + ", ".join(
-        f"{n} {v:.3f}" for n, v in zip(names, IN_USE, strict=True)))
+        f"{n} {v:.3f}" for n, v in zip(NAMES, IN_USE, strict=True)))
     for name, w in (("fitted", fitted), ("in use", IN_USE)):
         floor = choose_floor(tune, sure(tune, w))
         report(f"{name} weights, tune half", tune, sure(tune, w), floor)

@@ -71,6 +71,8 @@ def main() -> None:
     parser.add_argument("--noise", type=Path, help="a noise WAV (kitchen) for the noisy condition")
     parser.add_argument("--every", type=int, default=5, help="take every Nth held-out clip")
     parser.add_argument("--engines", default="auto,pocketsphinx,whisper")
+    parser.add_argument("--no-letters", action="store_true",
+                        help="Whisper without the letters head (how it heard before it)")
     args = parser.parse_args()
     if not args.data.is_dir():
         refuse(f"{args.data} is not a folder of clips.")
@@ -101,6 +103,9 @@ def main() -> None:
           "  (number: one-six / zero,seven-nine)")
     for engine in args.engines.split(","):
         recognizer, _ = make_recognizer(engine, whole_utterances=True)
+        whisper = getattr(recognizer, "short", recognizer)
+        if args.no_letters and hasattr(whisper, "use_letters"):
+            whisper.use_letters(False)
         for measure, (grammar, options) in measurements.items():
             recognizer.set_phrases(grammar.phrases)
             for condition, pcms in audio.items():

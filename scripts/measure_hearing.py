@@ -64,7 +64,11 @@ def _vosk(options: dict[str, Any]) -> Recognizer:
 def _auto(options: dict[str, Any]) -> Recognizer:
     from voicehost.speech.factory import make_recognizer
 
-    return make_recognizer("auto", None, **options)[0]  # type: ignore[no-any-return]
+    options = dict(options)
+    used = options.pop("use_letters", True)
+    recognizer = make_recognizer("auto", None, **options)[0]
+    recognizer.short.use_letters(used)  # type: ignore[attr-defined]
+    return recognizer  # type: ignore[no-any-return]
 
 
 # Recognizer name -> factory (given the recognizer options from the command line).
@@ -269,6 +273,8 @@ def recognizer_options(args: argparse.Namespace) -> dict[str, Any]:
         options["model"] = args.model
     if args.floor is not None:
         options["floor"] = args.floor
+    if args.no_letters:
+        options["use_letters"] = False
     return options
 
 
@@ -287,6 +293,8 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list every option clip missed")
     parser.add_argument("--floor", type=float, help="the recognizer's confidence floor")
     parser.add_argument("--model", type=Path, help="whisper: the model directory")
+    parser.add_argument("--no-letters", action="store_true",
+                        help="whisper: without the letters head (how it heard before it)")
     parser.add_argument("--whole-utterance", action="store_true",
                         help="pocketsphinx: decode each clip in one piece (batch CMN)")
     args = parser.parse_args()

@@ -39,8 +39,8 @@ from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer, missing
 from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
 
-# Share of option clips given the right intent, per voice: (clean, noisy). Measured on
-# 2026-11-29: clean 64.8-85.2 %, noisy 61.7-76.6 % (docs/hearing.md).
+# Share of option clips given the right intent, per voice: (clean, noisy). Measured: clean
+# 64.8-85.2 %, noisy 61.7-76.6 % (docs/hearing.md).
 MIN_RIGHT = (0.60, 0.55)
 MAX_WRONG_INTENT = 0.05  # options heard as another option (measured 3.0 %): the worst mistake
 MAX_FALSE_ACCEPT = 0.05  # out-of-option speech accepted as an option

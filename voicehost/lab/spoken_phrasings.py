@@ -168,6 +168,8 @@ def add_spoken_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, help="write every clip's result here")
     parser.add_argument("--floor", type=float,
                         help="Whisper's confidence floor (to gather evidence at 0)")
+    parser.add_argument("--no-letters", action="store_true",
+                        help="Whisper without the letters head (how it heard before it)")
 
 
 def run_spoken(phrasings: Sequence[Phrasing], args: argparse.Namespace) -> None:
@@ -176,11 +178,13 @@ def run_spoken(phrasings: Sequence[Phrasing], args: argparse.Namespace) -> None:
     kinds = set(args.kinds.split(",")) if args.kinds else None
     chosen = [p for p in phrasings if p.half == args.half and (kinds is None or p.kind in kinds)]
     recognizer, _ = make_recognizer(args.engine)
+    whisper = getattr(recognizer, "short", recognizer)
+    if (args.floor is not None or args.no_letters) and not hasattr(whisper, "floor"):
+        refuse(f"--floor and --no-letters are Whisper's; the engine {args.engine} is not.")
     if args.floor is not None:
-        whisper = getattr(recognizer, "short", recognizer)
-        if not hasattr(whisper, "floor"):
-            refuse(f"--floor is Whisper's; the engine {args.engine} has none.")
         whisper.floor = args.floor
+    if args.no_letters:
+        whisper.use_letters(False)
     started = time.perf_counter()
     results = run(chosen, recognizer, args.voices)
     print(f"{len(results)} clips ({args.half}, {args.voices} voice(s) each, engine "

@@ -86,7 +86,7 @@ def read_variables(path: Path) -> dict[str, Stored]:
     return variables
 
 
-def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
+def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
     mean = x.mean(-1, keepdims=True)
     centred = x - mean
     return centred / np.sqrt((centred * centred).mean(-1, keepdims=True) + LAYER_NORM_EPS) \
@@ -101,7 +101,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return np.sign(x) * (1.0 - poly * np.exp(-x * x))
 
 
-def _gelu(x: np.ndarray) -> np.ndarray:
+def gelu(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + _erf(x * np.float32(0.7071067811865476)))
 
 
@@ -221,7 +221,7 @@ class TextDecoder:
         keys, values = [], []
         for layer, before_k, before_v, (cross_k, cross_v) in zip(
                 self.layers, state.keys, state.values, cross, strict=True):
-            h = _layer_norm(x, *layer.self_norm)
+            h = layer_norm(x, *layer.self_norm)
             qkv = h @ layer.self_qkv[0] + layer.self_qkv[1]
             k = np.concatenate([before_k[rows], qkv[..., width:2 * width]], axis=1)
             v = np.concatenate([before_v[rows], qkv[..., 2 * width:]], axis=1)
@@ -231,18 +231,18 @@ class TextDecoder:
             attention = _softmax(q @ self._by_head(k).swapaxes(-1, -2) + future)
             x = x + self._merge(attention @ self._by_head(v)) @ layer.self_out[0] \
                 + layer.self_out[1]
-            h = _layer_norm(x, *layer.cross_norm)
+            h = layer_norm(x, *layer.cross_norm)
             q = self._by_head(h @ layer.cross_q[0] + layer.cross_q[1]) * scale
             attention = _softmax(q @ cross_k.swapaxes(-1, -2))
             x = x + self._merge(attention @ cross_v) @ layer.cross_out[0] + layer.cross_out[1]
-            h = _layer_norm(x, *layer.ffn_norm)
-            x = x + _gelu(h @ layer.ffn_in[0] + layer.ffn_in[1]) @ layer.ffn_out[0] \
+            h = layer_norm(x, *layer.ffn_norm)
+            x = x + gelu(h @ layer.ffn_in[0] + layer.ffn_in[1]) @ layer.ffn_out[0] \
                 + layer.ffn_out[1]
         return tuple(keys), tuple(values), x
 
     def _next_token(self, x: np.ndarray) -> np.ndarray:
         """The log-probabilities of the next token from the last layer's outputs (n, width)."""
-        logits = _layer_norm(x, *self.final_norm) @ self.embeddings.T
+        logits = layer_norm(x, *self.final_norm) @ self.embeddings.T
         logits[:, self.suppressed] = -np.inf
         return self._log_softmax(logits)
 

@@ -34,6 +34,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from voicehost.intents.grammar import Talk
+from voicehost.speech import letters
 from voicehost.speech.whisper_decoder import BEAM_WIDTH, Attended, State, TextDecoder
 from voicehost.voice import SAMPLE_RATE, Hearing
 
@@ -64,19 +65,23 @@ ENGLISH_TASK_TOKENS = ("<|en|>", "<|transcribe|>")
 END_OF_TEXT_TOKEN = "<|endoftext|>"
 END_TOKENS = (" .", ".", "!", "?")  # Whisper ends a sentence with punctuation, then EOT
 
-DEFAULT_FLOOR = 0.72  # the lowest that kept wrong intents ≤ 1 % and chatter ≤ 2 % on the tune half
+# the lowest that kept wrong intents ≤ 1 % and out-of-option answers ≤ 2 % on the tune half, for
+# real people, the phrasings and the synthetic voices each
+DEFAULT_FLOOR = 0.51
 # The encoder takes fewer than 3000 frames: the utterance plus 1 s, not 30 s, is far faster
 # to score and hears single words freely at least as well (docs/hearing.md, "Whisper's settings").
 DEFAULT_PAD_SECONDS = 1.0
 OPEN_PAD_SECONDS: float | None = 1.0
 MAX_ALTERNATIVES = 3
 # Logistic confidence fitted on the corpus's tune half (scripts/fit_whisper_confidence.py),
-# reported on the held-out half (docs/hearing.md). Score and free gap are collinear: together
-# they say that a phrase far below the free transcript is less sure, but less so when that
-# transcript is clear speech.
-W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 2.168, -0.384, 0.442, 0.120, 6.072
-BIAS = 1.859
+# reported on the held-out half (docs/hearing.md, "The letters head"). The letters terms say
+# how much of the head's belief the phrase holds among those offered, and how far its letters
+# fall below what the head would spell freely.
+W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 0.297, 0.289, 0.198, 0.610, 1.822
+W_LETTERS_SHARE, W_LETTERS_GAP = 0.060, 0.095
+BIAS = -0.003
 MARGIN_CAP = 10.0
+LETTERS_CAP = 30.0
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
 # Branches of the phrase trie this far below the best at their depth are not scored: at the
 # first token it changed no best phrase and nearly halves the time on long lists; deeper, while
@@ -88,6 +93,10 @@ PHRASE_CACHE_SIZE = 16
 # word of its phrase the text ends with this chance or more (docs/speed.md, "Ending when the
 # answer is whole"): 0 of 150 cut-off phrases passed on the tune voices.
 ENDS_INSIDE_CHANCE = 0.1
+# The letters head's share in ranking the phrases (letters.py), and how many of its likeliest
+# phrases the decoder scores in full even where its pruning dropped them.
+W_LETTERS = 0.05
+LETTERS_RESCUED = 3
 
 NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -221,6 +230,7 @@ class PhraseSet:
     owner: tuple[int, ...]  # which phrase each token sequence spells
     words: frozenset[str]  # every word of every phrase
     inner: tuple[tuple[int, ...], ...]  # the written forms as said after other words
+    letters: tuple[tuple[int, ...], ...]  # every phrase spelled for the letters head
 
 
 @dataclass(frozen=True)
@@ -236,6 +246,23 @@ class Scores:
     # log P(the text ends | the best phrase's words so far), at the likeliest of its earlier
     # word boundaries ("at player" of "at player three"); -inf for a phrase of one word
     ends_inside: float = -math.inf
+    # per phrase, log P(its letters, wrapped in the free transcript's fillers or not) by the
+    # letters head, and that head's likeliest reading with no phrase offered
+    letter_scores: np.ndarray | None = None
+    letters_heard: str = ""
+    letters_free: float = 0.0
+
+    def fused(self) -> np.ndarray:
+        """What ranks the phrases: the decoder's score per token, plus the letters head's
+        log-probability of the phrase among those offered."""
+        if self.letter_scores is None:
+            return self.phrase_scores
+        return self.phrase_scores + W_LETTERS * letters_share(self.letter_scores)
+
+
+def letters_share(scores: np.ndarray) -> np.ndarray:
+    """Log-probabilities of the offered phrases under the letters head, among themselves."""
+    return scores - np.logaddexp.reduce(scores)
 
 
 @dataclass(frozen=True)
@@ -247,13 +274,17 @@ class Evidence:
     margin: float  # score less the best other phrase's
     words: int
     similarity: float  # 0..1, the free transcript's spelling against the phrase's
+    letters_share: float = 0.0  # log P(phrase | the letters head, the phrases offered)
+    letters_gap: float = 0.0  # its letters' log P less the head's free reading's, at most 0
 
 
 def confidence(evidence: Evidence) -> float:
     """0..1: a logistic fit telling right phrases from wrong ones and from chatter."""
     logit = (W_SCORE * evidence.score + W_FREE_GAP * min(evidence.free_gap, 0.0)
              + W_MARGIN * min(evidence.margin, MARGIN_CAP) + W_WORDS * evidence.words
-             + W_SIMILARITY * evidence.similarity + BIAS)
+             + W_SIMILARITY * evidence.similarity
+             + W_LETTERS_SHARE * max(evidence.letters_share, -LETTERS_CAP)
+             + W_LETTERS_GAP * max(evidence.letters_gap, -LETTERS_CAP) + BIAS)
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, logit))))
 
 
@@ -277,7 +308,7 @@ class WhisperRecognizer:
                  open_pad_seconds: float | None = OPEN_PAD_SECONDS, threads: int = 2,
                  compute_type: str = "int8",
                  prune_nats: float = PRUNE_NATS, beam_width: int = BEAM_WIDTH,
-                 verify: bool = True) -> None:
+                 verify: bool = True, use_letters: bool = True) -> None:
         import ctranslate2
         model_dir = find_model(model)
         if verify:
@@ -287,6 +318,10 @@ class WhisperRecognizer:
         self.open_pad_seconds = open_pad_seconds
         self.prune_nats = prune_nats
         self.beam_width = beam_width
+        try:
+            self._letters = letters.head() if use_letters else None
+        except letters.LettersError as problem:
+            raise WhisperModelError(str(problem)) from None
         self._ctranslate2 = ctranslate2
         self._model = ctranslate2.models.Whisper(str(model_dir), device="cpu",
                                                  compute_type=compute_type,
@@ -312,6 +347,16 @@ class WhisperRecognizer:
         self._previewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper")
         self._preview: Future[Hearing] | None = None
         self._previewed = 0  # chunks of audio the preview heard
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        """The phrases offered now, in the order `Scores.phrase_scores` gives them."""
+        assert self._phrases is not None
+        return self._phrases.phrases
+
+    def use_letters(self, used: bool) -> None:
+        """Hear with the letters head (the default) or with the decoder alone."""
+        self._letters = letters.head() if used else None
 
     def _token_known(self, text: str) -> bool:
         return self._tokenizer.token_to_id(text.replace(" ", "Ġ")) is not None
@@ -345,7 +390,7 @@ class WhisperRecognizer:
                 owner.append(index)
         return PhraseSet(phrases, tuple(tokens), tuple(owner),
                          frozenset(w for p in phrases for w in normalize(p).split()),
-                         tuple(inner))
+                         tuple(inner), tuple(letters.spelled(p) for p in phrases))
 
     def start(self) -> None:
         if self._phrases is None and not self._open:
@@ -492,11 +537,13 @@ class WhisperRecognizer:
         steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
         free_tokens, looped = self._first_sentence(free.sequences_ids[0])
         free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
-        cross = self._decoder.attend(np.asarray(encoded)[0])
+        frames = np.asarray(encoded)[0]
+        cross = self._decoder.attend(frames)
         start = self._decoder.start(cross, self._prefix)
         per_sequence = self._per_token(cross, start, self._phrases.tokens)
         wrapped, wrapped_start = None, start
         wrapping = self._wrapping(free_tokens)
+        heard = self._hear_letters(frames, wrapping)
         if wrapping is not None:
             before, after = wrapping
             if before:
@@ -505,15 +552,69 @@ class WhisperRecognizer:
             wrapped = self._per_token(cross, wrapped_start,
                                       [(*t, *after) for t in self._phrases.inner])
             per_sequence = np.maximum(per_sequence, wrapped)
-        best = int(np.argmax(per_sequence))
+        owner = np.array(self._phrases.owner)
+        if heard is not None:
+            per_sequence = self._unpruned(cross, (start, wrapped_start), wrapping,
+                                          per_sequence, heard[0])
+        per_phrase = np.full(len(self._phrases.phrases), -np.inf)
+        np.maximum.at(per_phrase, owner, per_sequence)
+        scores = Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
+                        free_score, float(free.no_speech_prob), looped,
+                        *(() if heard is None else (-math.inf, *heard)))
+        best_phrase = int(np.argmax(scores.fused()))
+        forms = np.flatnonzero(owner == best_phrase)
+        best = int(forms[np.argmax(per_sequence[forms])])
         said = ((wrapped_start, self._phrases.inner[best])
                 if wrapped is not None and wrapped[best] >= per_sequence[best]
                 else (start, self._phrases.tokens[best]))
-        per_phrase = np.full(len(self._phrases.phrases), -np.inf)
-        np.maximum.at(per_phrase, np.array(self._phrases.owner), per_sequence)
-        return Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
-                      free_score, float(free.no_speech_prob), looped,
-                      self._ends_inside(cross, *said))
+        return replace(scores, ends_inside=self._ends_inside(cross, *said))
+
+    def _hear_letters(self, frames: np.ndarray,
+                      wrapping: tuple[tuple[int, ...], tuple[int, ...]] | None
+                      ) -> tuple[np.ndarray, str, float] | None:
+        """The letters head's score of every phrase (plain, or in the free transcript's
+        fillers when it has some, whichever is likelier), its free reading and that reading's
+        log-probability; None when the head is not used."""
+        if self._letters is None:
+            return None
+        assert self._phrases is not None
+        log_probs = self._letters.log_probs(frames)
+        spelled = list(self._phrases.letters)
+        if wrapping is not None:
+            before, after = (letters.spelled(plain_words(self._tokenizer.decode(list(part))))
+                             for part in wrapping)
+            gap = letters.spelled(" ")
+            spelled += [(*before, *(gap if before else ()), *p, *(gap if after else ()), *after)
+                        for p in self._phrases.letters]
+        scores = letters.ctc_scores(log_probs, spelled)
+        if wrapping is not None:
+            count = len(self._phrases.letters)
+            scores = np.maximum(scores[:count], scores[count:])
+        return (scores, *letters.best_path(log_probs))
+
+    def _unpruned(self, cross: Attended, starts: tuple[State, State],
+                  wrapping: tuple[tuple[int, ...], tuple[int, ...]] | None,
+                  per_sequence: np.ndarray, letter_scores: np.ndarray) -> np.ndarray:
+        """`per_sequence` with the written forms of the letters head's likeliest phrases
+        scored in full where the decoder's pruning dropped them: the crowd can mislead the
+        decoder's first tokens."""
+        assert self._phrases is not None
+        owner = np.array(self._phrases.owner)
+        liked = np.argsort(-letter_scores, kind="stable")[:LETTERS_RESCUED]
+        dropped = [k for k in np.flatnonzero(np.isin(owner, liked))
+                   if not np.isfinite(per_sequence[k])]
+        if not dropped:
+            return per_sequence
+        rescored = per_sequence.copy()
+        plain = self._per_token(cross, starts[0], [self._phrases.tokens[k] for k in dropped],
+                                prune=False)
+        rescored[dropped] = plain
+        if wrapping is not None:
+            inner = self._per_token(cross, starts[1],
+                                    [(*self._phrases.inner[k], *wrapping[1]) for k in dropped],
+                                    prune=False)
+            rescored[dropped] = np.maximum(plain, inner)
+        return rescored
 
     def _ends_inside(self, cross: Attended, start: State, form: tuple[int, ...]) -> float:
         """The log-probability of the text ending after `start` and the first words of `form`,
@@ -525,13 +626,13 @@ class WhisperRecognizer:
         steps = self._decoder.along(cross, start, form[:bounds[-1]])
         return float(np.logaddexp.reduce(steps[bounds][:, self._end_ids], axis=1).max())
 
-    def _per_token(self, cross: Attended, start: State,
-                   tokens: Sequence[tuple[int, ...]]) -> np.ndarray:
+    def _per_token(self, cross: Attended, start: State, tokens: Sequence[tuple[int, ...]],
+                   prune: bool = True) -> np.ndarray:
         """Each token sequence's log P(tokens, then the end) after `start`, per token; -inf
         where it was pruned."""
         totals = self._decoder.score_trie(cross, start, tokens, self._end_ids,
-                                          prune_nats=self.prune_nats, prune_after=PRUNE_AFTER,
-                                          width=self.beam_width)
+                                          prune_nats=self.prune_nats if prune else math.inf,
+                                          prune_after=PRUNE_AFTER, width=self.beam_width)
         return totals / (np.array([len(t) for t in tokens]) + 1)
 
     def _wrapping(self, free: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
@@ -590,17 +691,23 @@ class WhisperRecognizer:
         ranked: list[tuple[str, float]] = []
         self._pair_confidence = 0.0
         self.last_evidence = None
-        for i in np.argsort(-scores.phrase_scores, kind="stable")[:MAX_ALTERNATIVES]:
-            if not np.isfinite(scores.phrase_scores[i]):
+        fused = scores.fused()
+        share = (np.zeros(len(phrases)) if scores.letter_scores is None
+                 else letters_share(scores.letter_scores))
+        for i in np.argsort(-fused, kind="stable")[:MAX_ALTERNATIVES]:
+            if not np.isfinite(fused[i]):
                 break
-            rivals = np.delete(scores.phrase_scores, i)
+            rivals = np.delete(fused, i)
             evidence = Evidence(
                 score=float(scores.phrase_scores[i]),
                 free_gap=0.0 if free == plain_words(phrases[i]) or not free
                 else float(scores.phrase_scores[i] - scores.free_score),
-                margin=float(scores.phrase_scores[i] - rivals.max()) if len(rivals) else 10.0,
+                margin=float(fused[i] - rivals.max()) if len(rivals) else 10.0,
                 words=len(normalize(phrases[i]).split()),
-                similarity=fuzz.ratio(free, normalize(phrases[i])) / 100.0)
+                similarity=fuzz.ratio(free, normalize(phrases[i])) / 100.0,
+                letters_share=float(share[i]),
+                letters_gap=0.0 if scores.letter_scores is None
+                else min(0.0, float(scores.letter_scores[i] - scores.letters_free)))
             ranked.append((phrases[i], confidence(evidence)))
             if not ranked[1:]:  # the best phrase, as if the runner-up were the same option
                 self.last_evidence = evidence
