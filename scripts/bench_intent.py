@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import re
 import sys
 import time
@@ -51,8 +50,7 @@ from voicehost.voice import Hearing
 RHINO = {"average": 97.6, 9: 96.5, 6: 93.5}
 SNRS: tuple[str, ...] = ("clean", "24", "18", "12", "9", "6")
 FRAME = 2048  # the benchmark's frame for peak energies
-ENGINES = ("pocketsphinx", "whisper-free", "letters")
-LETTERS_FLOOR = 12.0  # the letters engine refuses a path this many nats below its free reading
+ENGINES = ("pocketsphinx", "whisper-free")
 Ears = Callable[[bytes], Hearing]  # one whole clip → what was heard ("" when refused)
 
 
@@ -263,165 +261,6 @@ def whisper_free_ears() -> Ears:
     return lambda pcm: hear(whisper, pcm)
 
 
-def letters_ears(grammar: Mapping[str, Any], floor: float) -> Ears:
-    """Whisper's encoder and the letters head, searching the templates' letter graph; a path
-    more than `floor` nats below the head's free reading is refused. The confidence is that
-    gap."""
-    from voicehost.speech import letters
-    from voicehost.speech.whisper_engine import DEFAULT_PAD_SECONDS, WhisperRecognizer
-
-    encoder, graph = WhisperRecognizer(use_letters=False), LetterGraph(grammar)
-
-    def hear(pcm: bytes) -> Hearing:
-        began = time.perf_counter()
-        audio = np.frombuffer(pcm, "<i2") / 32768.0
-        log_probs = letters.head().log_probs(
-            np.asarray(encoder.encode(audio, DEFAULT_PAD_SECONDS))[0])
-        text, score = graph.decode(log_probs)
-        gap = score - letters.best_path(log_probs)[1]
-        return Hearing(text=text if gap >= -floor else "", confidence=gap,
-                       audio_seconds=len(audio) / 16000,
-                       decode_seconds=time.perf_counter() - began, raw_text=text)
-
-    return hear
-
-
-class LetterGraph:
-    """The templates as a graph of letters (every list copied where it is referenced, every
-    word break optional), searched frame by frame for the likeliest path of the letters head
-    (CTC, Viterbi). The host's own decisions are phrase lists scored whole (letters.py); a
-    grammar of 10^8 phrases needs the graph."""
-
-    def __init__(self, grammar: Mapping[str, Any]) -> None:
-        from voicehost.speech import letters
-
-        self.letters = letters
-        self.lists = {name: values["values"] for name, values in grammar["lists"].items()}
-        self.arcs: list[tuple[int, int, int]] = []  # source, target, label
-        self.empty: list[tuple[int, int]] = []  # source, target: no label
-        self.count = 1  # state 0 is the start
-        ends = [self._expression(parse_sentence(s).expression, 0) for s in sentences(grammar)]
-        self.final = self._state()
-        self.empty += [(end, self.final) for end in ends]
-        self._prepare()
-
-    def _state(self) -> int:
-        self.count += 1
-        return self.count - 1
-
-    def _text(self, text: str, at: int) -> int:
-        for char in text.lower():
-            if char not in self.letters.ALPHABET:
-                continue
-            nxt = self._state()
-            self.arcs.append((at, nxt, self.letters.ALPHABET.index(char) + 1))
-            if char == " ":
-                self.empty.append((at, nxt))
-            at = nxt
-        return at
-
-    def _expression(self, expression: Expression, at: int) -> int:
-        if isinstance(expression, TextChunk):
-            return self._text(expression.text, at)
-        if isinstance(expression, Sequence) and not isinstance(expression, Alternative):
-            for item in expression.items:
-                at = self._expression(item, at)
-            return at
-        if isinstance(expression, ListReference):
-            ends = [self._text(value, at) for value in self.lists[expression.list_name]]
-        elif isinstance(expression, Alternative):
-            ends = [self._expression(item, at) for item in expression.items]
-            if expression.is_optional:
-                ends.append(at)
-        else:
-            raise ValueError(f"no letter graph for {type(expression).__name__}")
-        joined = self._state()
-        self.empty += [(end, joined) for end in ends]
-        return joined
-
-    def _prepare(self) -> None:
-        arcs = np.array(self.arcs)
-        self.source, self.target, self.label = arcs[:, 0], arcs[:, 1], arcs[:, 2]
-        # the unlabelled arcs in rounds, each round's sources settled by the rounds before
-        empty = np.array(self.empty)
-        depth = np.zeros(self.count, int)
-        for source, target in sorted(self.empty):  # states are numbered in graph order
-            depth[target] = max(depth[target], depth[source] + 1)
-        self.rounds = [empty[depth[empty[:, 0]] == d] for d in range(depth.max() + 1)]
-        # a letter after the same letter needs a blank between: where it may, ask for one
-        ending = {}
-        for _, target, label in self.arcs:
-            ending.setdefault(target, set()).add(label)
-        for source, target in sorted(self.empty):
-            ending.setdefault(target, set()).update(ending.get(source, set()))
-        self.needs_blank = np.array([label in ending.get(source, ()) for source, _, label
-                                     in self.arcs])
-        # where a word begins (after a word break, said or not), for writing the path out
-        space = self.letters.ALPHABET.index(" ") + 1
-        starts = np.zeros(self.count, bool)
-        starts[[target for _, target, label in self.arcs if label == space]] = True
-        for source, target in sorted(self.empty):
-            starts[target] |= starts[source]
-        self.starts_word = starts[self.source]
-
-    def _reach(self, values: np.ndarray, arcs: np.ndarray, start: float
-               ) -> tuple[np.ndarray, np.ndarray]:
-        """Per state, the best path ending there (through the unlabelled arcs) and its last
-        letter arc (-1: the start)."""
-        best = np.full(self.count, -np.inf)
-        np.maximum.at(best, self.target, values)
-        last = np.full(self.count, -2)
-        won = values >= best[self.target]
-        last[self.target[won]] = arcs[won]
-        if start > best[0]:
-            best[0], last[0] = start, -1
-        for edges in self.rounds:
-            better = best[edges[:, 0]] > best[edges[:, 1]]
-            moved = edges[better]
-            np.maximum.at(best, moved[:, 1], best[moved[:, 0]])
-            won = best[moved[:, 0]] >= best[moved[:, 1]]
-            last[moved[won, 1]] = last[moved[won, 0]]
-        return best, last
-
-    def decode(self, log_probs: np.ndarray) -> tuple[str, float]:
-        """The likeliest sentence of the templates and its log-probability (Viterbi)."""
-        arcs = np.arange(len(self.label))
-        said, after = np.full(len(arcs), -np.inf), np.full(len(arcs), -np.inf)
-        blank_only = 0.0
-        came, came_said, after_said = [], [], []
-        for frame in log_probs:
-            any_end, any_last = self._reach(np.maximum(said, after), arcs, blank_only)
-            blank_end, blank_last = self._reach(after, arcs, blank_only)
-            entering = np.where(self.needs_blank, blank_end[self.source], any_end[self.source])
-            source = np.where(self.needs_blank, blank_last[self.source], any_last[self.source])
-            known = np.maximum(source, 0)
-            came_said.append(~self.needs_blank & (source >= 0)
-                             & (said[known] >= after[known]))
-            stays = said >= entering
-            came.append(np.where(stays, -3, source))
-            after_said.append(said > after)
-            after = frame[self.letters.BLANK] + np.maximum(after, said)
-            said = frame[self.label] + np.where(stays, said, entering)
-            blank_only += frame[self.letters.BLANK]
-        ends, last = self._reach(np.maximum(said, after), arcs, -np.inf)
-        arc = int(last[self.final])
-        if arc < 0:
-            return "", -math.inf
-        in_said = bool(said[arc] >= after[arc])
-        spelled: list[int] = []
-        for t in range(len(log_probs) - 1, -1, -1):
-            if not in_said:
-                in_said = bool(after_said[t][arc])
-            elif came[t][arc] != -3:
-                spelled.append(arc)
-                arc, in_said = int(came[t][arc]), bool(came_said[t][arc])
-                if arc < 0:
-                    break
-        text = "".join((" " if self.starts_word[k] else "") + self.letters.ALPHABET[
-            self.label[k] - 1] for k in reversed(spelled))
-        return " ".join(text.split()), float(ends[self.final])
-
-
 @dataclass
 class Tally:
     accepted: int = 0
@@ -470,8 +309,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="where the hassil templates go "
                         "(default DATA/coffee_maker_hassil.yaml)")
     parser.add_argument("--misses", action="store_true", help="print each clip not accepted")
-    parser.add_argument("--floor", type=float, default=LETTERS_FLOOR,
-                        help="letters: refuse a path this many nats below the free reading")
     args = parser.parse_args(argv)
     for snr in args.snr:
         if snr != "clean" and not re.fullmatch(r"-?\d+(\.\d+)?", snr):
@@ -493,7 +330,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(clips)} clips ({args.half} half, every {args.every}); the templates expand to "
           f"{phrase_count(grammar):,} phrases; engine {args.engine}", flush=True)
     ears = (pocketsphinx_ears(grammar, intents) if args.engine == "pocketsphinx"
-            else letters_ears(grammar, args.floor) if args.engine == "letters"
             else whisper_free_ears())
     tallies: dict[str, Tally] = {}
     started = time.process_time()

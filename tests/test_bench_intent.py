@@ -128,34 +128,3 @@ def test_the_table_puts_rhinos_figure_beside_each_snr_it_published() -> None:
     assert rows[3] == "| 9 dB | 4 | 25.0 % | 0 | 3 | 2 | 96.5 % |"
     assert rows[4] == "| 6 dB | 4 | 0.0 % | 0 | 4 | 1 | 93.5 % |"
     assert rows[5].startswith("| noisy average | | 12.5 % |")
-
-
-def spelled_frames(text: str) -> np.ndarray:
-    """Log-probabilities that say `text` plainly: each letter two frames, a blank after."""
-    from voicehost.speech import letters
-
-    path = [0, 0]
-    for char in text:
-        path += [letters.ALPHABET.index(char) + 1] * 2 + [0]
-    log_probs = np.full((len(path) + 2, len(letters.ALPHABET) + 1), np.log(1e-4))
-    log_probs[np.arange(len(path)), path] = 0.0
-    log_probs[len(path):, 0] = 0.0
-    return log_probs - np.logaddexp.reduce(log_probs, axis=1, keepdims=True)
-
-
-@pytest.mark.parametrize("said", ["can i get a twelve ounce iced mocha", "small latte",
-                                  "mocha with a bit of soy milk",
-                                  "give me twelveounce latte"])  # a word break not said
-def test_the_letter_graph_finds_the_sentence_the_letters_spell(grammar: dict, said: str) -> None:
-    graph = bench.LetterGraph(grammar)
-    text, score = graph.decode(spelled_frames(said))
-    assert text == said.replace("twelveounce", "twelve ounce")
-    assert score > -1.0
-    assert bench.understand(text, Intents.from_dict(grammar)) is not None
-
-
-def test_the_letter_graph_says_how_far_off_speech_outside_it_is(grammar: dict) -> None:
-    graph = bench.LetterGraph(grammar)
-    _, inside = graph.decode(spelled_frames("small latte"))
-    _, outside = graph.decode(spelled_frames("small pizza"))
-    assert outside < inside - 20
