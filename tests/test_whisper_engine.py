@@ -336,6 +336,11 @@ def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise
         "block wombat")  # "one" is part of a word misheard, not a number said
     assert engine.read_with_free("block wombat", "block wombat", "Lock wombat, one.") == ""
     assert engine.read_with_free("block wombat", "block wombat", "") == "block wombat"
+    engine.set_phrases(["one", "two", "three"])
+    # the transcript agrees with a phrase under the floor only through a word said for it
+    assert engine.read_with_free("one", "", "A.") == ""
+    assert engine.read_with_free("one", "one", "A.") == "a"
+    assert engine.read_with_free("one", "", "I think it's one.") == "i think it's one"
 
 
 def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(

@@ -479,7 +479,9 @@ class WhisperRecognizer:
         """What the matcher is given, the free transcript read as the matcher reads answers
         (skip words dropped) beside the best phrase: the transcript itself when it is nothing
         but the phrases' words around the best phrase's ("I think it's owl", "yes but no":
-        the matcher reads it whole); nothing when it is only the phrases' words, neither
+        the matcher reads it whole), unless the best phrase is under the floor and the
+        transcript has none of its words, only words said for them ("A." for "eight" is no
+        "one"); nothing when it is only the phrases' words, neither
         around the best phrase's nor a part of them (they disagree: "no" against "yes"; "to
         module three" against "add to module three" only lost a word), or the best phrase's
         and words no phrase has ("I don't know" is not "I don't"), or words no phrase has and
@@ -499,7 +501,7 @@ class WhisperRecognizer:
                                    for at in range(len(reading)))
         if reading and words.issuperset(reading):
             if around:
-                return " ".join(free)
+                return " ".join(free) if heard or set(own) & set(free) else ""
             return heard if within(reading, own) else ""
         if around and len(reading) > len(own):
             return ""
