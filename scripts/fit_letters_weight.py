@@ -22,7 +22,7 @@ from measure_hearing import load, read_pcm
 
 from voicehost.door import refuse
 from voicehost.intents.grammar import Grammar
-from voicehost.speech.whisper_engine import WhisperRecognizer, letters_share
+from voicehost.speech.whisper_engine import WhisperRecognizer
 
 WEIGHTS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
 
@@ -52,7 +52,7 @@ def main() -> None:
         audio = np.frombuffer(read_pcm(args.corpus / record["file"]), "<i2") / 32768.0
         scores, phrases = engine.score(audio), engine.offered
         assert scores.letter_scores is not None
-        share = letters_share(scores.letter_scores)
+        share = scores.letters_share()
         wanted = np.array([(grammar.intents[p].name, grammar.intents[p].value)
                            == (record["intent"], record["value"]) for p in phrases])
         hits = [bool(wanted[int(np.argmax(scores.phrase_scores + w * share))]) for w in WEIGHTS]

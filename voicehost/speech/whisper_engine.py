@@ -247,22 +247,21 @@ class Scores:
     # word boundaries ("at player" of "at player three"); -inf for a phrase of one word
     ends_inside: float = -math.inf
     # per phrase, log P(its letters, wrapped in the free transcript's fillers or not) by the
-    # letters head, and that head's likeliest reading with no phrase offered
+    # letters head, and the log P of that head's likeliest reading with no phrase offered
     letter_scores: np.ndarray | None = None
-    letters_heard: str = ""
     letters_free: float = 0.0
+
+    def letters_share(self) -> np.ndarray:
+        """Log-probabilities of the offered phrases under the letters head, among themselves
+        (0 for each without the head)."""
+        if self.letter_scores is None:
+            return np.zeros_like(self.phrase_scores)
+        return self.letter_scores - np.logaddexp.reduce(self.letter_scores)
 
     def fused(self) -> np.ndarray:
         """What ranks the phrases: the decoder's score per token, plus the letters head's
         log-probability of the phrase among those offered."""
-        if self.letter_scores is None:
-            return self.phrase_scores
-        return self.phrase_scores + W_LETTERS * letters_share(self.letter_scores)
-
-
-def letters_share(scores: np.ndarray) -> np.ndarray:
-    """Log-probabilities of the offered phrases under the letters head, among themselves."""
-    return scores - np.logaddexp.reduce(scores)
+        return self.phrase_scores + W_LETTERS * self.letters_share()
 
 
 @dataclass(frozen=True)
@@ -562,7 +561,8 @@ class WhisperRecognizer:
         np.maximum.at(per_phrase, owner, per_sequence)
         scores = Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
                         free_score, float(free.no_speech_prob), looped,
-                        *(() if heard is None else (-math.inf, *heard)))
+                        **({} if heard is None else {"letter_scores": heard[0],
+                                                     "letters_free": heard[1]}))
         best_phrase = int(np.argmax(scores.fused()))
         forms = np.flatnonzero(owner == best_phrase)
         best = int(forms[np.argmax(per_sequence[forms])])
@@ -573,10 +573,10 @@ class WhisperRecognizer:
 
     def _hear_letters(self, frames: np.ndarray,
                       wrapping: tuple[tuple[int, ...], tuple[int, ...]] | None
-                      ) -> tuple[np.ndarray, str, float] | None:
+                      ) -> tuple[np.ndarray, float] | None:
         """The letters head's score of every phrase (plain, or in the free transcript's
-        fillers when it has some, whichever is likelier), its free reading and that reading's
-        log-probability; None when the head is not used."""
+        fillers when it has some, whichever is likelier) and the log-probability of its free
+        reading; None when the head is not used."""
         if self._letters is None:
             return None
         assert self._phrases is not None
@@ -592,7 +592,7 @@ class WhisperRecognizer:
         if wrapping is not None:
             count = len(self._phrases.letters)
             scores = np.maximum(scores[:count], scores[count:])
-        return (scores, *letters.best_path(log_probs))
+        return scores, letters.best_path(log_probs)[1]
 
     def _unpruned(self, cross: Attended, starts: tuple[State, State],
                   wrapping: tuple[tuple[int, ...], tuple[int, ...]] | None,
@@ -693,9 +693,7 @@ class WhisperRecognizer:
         ranked: list[tuple[str, float]] = []
         self._pair_confidence = 0.0
         self.last_evidence = None
-        fused = scores.fused()
-        share = (np.zeros(len(phrases)) if scores.letter_scores is None
-                 else letters_share(scores.letter_scores))
+        fused, share = scores.fused(), scores.letters_share()
         for i in np.argsort(-fused, kind="stable")[:MAX_ALTERNATIVES]:
             if not np.isfinite(fused[i]):
                 break
