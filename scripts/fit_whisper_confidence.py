@@ -44,9 +44,9 @@ MAX_WRONG = 0.01  # of option clips given a wrong intent, on the tune half
 MAX_OUTSIDE = 0.02  # of out-of-option clips given an intent, on the tune half
 IN_USE = np.array([whisper.W_SCORE, whisper.W_FREE_GAP, whisper.W_MARGIN, whisper.W_WORDS,
                    whisper.W_SIMILARITY, whisper.W_LETTERS_SHARE, whisper.W_LETTERS_GAP,
-                   whisper.BIAS])
+                   whisper.W_AROUND, whisper.BIAS])
 NAMES = ("W_SCORE", "W_FREE_GAP", "W_MARGIN", "W_WORDS", "W_SIMILARITY", "W_LETTERS_SHARE",
-         "W_LETTERS_GAP", "BIAS")
+         "W_LETTERS_GAP", "W_AROUND", "BIAS")
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def terms(evidence: dict[str, float]) -> tuple[float, ...]:
     return (evidence["score"], min(evidence["free_gap"], 0.0),
             min(evidence["margin"], whisper.MARGIN_CAP), evidence["words"],
             evidence["similarity"], max(evidence["letters_share"], -whisper.LETTERS_CAP),
-            max(evidence["letters_gap"], -whisper.LETTERS_CAP))
+            max(evidence["letters_gap"], -whisper.LETTERS_CAP), evidence.get("around", 0.0))
 
 
 def read(path: Path) -> list[Clip]:

@@ -102,7 +102,7 @@ def drive(command: list[str], events: Path, reply: Reply | None = None,
     respond = respond or typed(reply)
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1", **(env or {})})
     tail = EventTail(events)
     tail.offset = events.stat().st_size if events.exists() else 0
     seen: list[dict[str, Any]] = []
@@ -123,12 +123,18 @@ def drive(command: list[str], events: Path, reply: Reply | None = None,
         proc.stdin.close()
         proc.wait(timeout=timeout)
         if proc.returncode != 0:
-            raise AssertionError(f"voicehost failed: {proc.stderr.read()}")
+            raise AssertionError(f"voicehost failed with {exit_status(proc.returncode)}, "
+                                 f"its last events {seen[-4:]}: {proc.stderr.read()}")
         return seen
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def exit_status(code: int) -> str:
+    """`code` as people read it: "status 1", or the signal that ended the process."""
+    return f"signal {signal.Signals(-code).name}" if code < 0 else f"status {code}"
 
 
 def play_through_kills(command: list[str], folder: Path, reply: Reply, rng: random.Random,

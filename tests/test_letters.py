@@ -51,6 +51,13 @@ def test_a_phrase_is_spelled_in_its_letters_and_word_breaks() -> None:
     assert letters.spelled("7 up!") == letters.spelled("up")
 
 
+def test_a_phrase_inside_a_players_own_words_keeps_its_word_breaks() -> None:
+    cheetah = letters.spelled("cheetah")
+    assert letters.wrapped("I think it's", cheetah, "") == letters.spelled("i think it's cheetah")
+    assert letters.wrapped("", cheetah, "please.") == letters.spelled("cheetah please")
+    assert letters.wrapped("", cheetah, "") == cheetah
+
+
 def test_the_best_path_reads_as_text() -> None:
     frames = [0, 8, 8, 0, 9, 1, 1, 0, 9, 0]  # blank, f, f, blank, g, space, space, blank, g
     log_probs = np.log(np.full((len(frames), len(letters.ALPHABET) + 1), 1e-3))

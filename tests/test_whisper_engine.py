@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from tokenizers import Tokenizer
 
-from voicehost.intents.grammar import Grammar
+from voicehost.intents.grammar import Grammar, Talk
 from voicehost.lab.hearing_corpus import (
     OUT_OF_OPTION,
     Clip,
@@ -341,6 +341,23 @@ def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise
     assert engine.read_with_free("one", "", "A.") == ""
     assert engine.read_with_free("one", "one", "A.") == "a"
     assert engine.read_with_free("one", "", "I think it's one.") == "i think it's one"
+
+
+def test_a_transcript_of_phrase_words_around_the_best_phrase_counts_for_it(
+        engine: WhisperRecognizer) -> None:
+    engine.set_phrases(["yes", "i do", "no", "add to module three"])
+    assert engine._phrases is not None
+
+    def around(transcript: str, phrase: str) -> bool:
+        reading = Talk.load().read(plain_words(transcript).split(), engine._phrases.words)
+        return engine._words_around(reading, phrase)
+
+    assert around("Yes, I do.", "yes")
+    assert around("Um, yes please.", "yes")  # fillers are no words
+    assert around("Add to module 3.", "add to module three")
+    assert not around("Yes, I don't know.", "yes")  # words no phrase has
+    assert not around("No, I do.", "yes")
+    assert not around("To module 3.", "add to module three")  # only a part of it
 
 
 def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(

@@ -25,6 +25,7 @@ WEIGHTS = Path(__file__).with_name("letters.npz")
 WEIGHTS_SHA256 = "00ae946d9efa1dbd6972303912b510cc1885c072589396807eab1083659e8dff"
 ALPHABET = " '" + "abcdefghijklmnopqrstuvwxyz"  # label k + 1; label 0 is CTC's blank
 BLANK = 0
+WORD_BREAK = (ALPHABET.index(" ") + 1,)
 
 
 class LettersError(Exception):
@@ -35,6 +36,15 @@ def spelled(phrase: str) -> tuple[int, ...]:
     """A phrase's labels: its letters and word breaks; anything else is not spelled."""
     kept = "".join(c if c in ALPHABET else " " for c in phrase.lower())
     return tuple(ALPHABET.index(c) + 1 for c in " ".join(kept.split()))
+
+
+def wrapped(before: str, phrase: Sequence[int], after: str) -> tuple[int, ...]:
+    """A spelled phrase inside the words said before and after it, a word break between."""
+    parts = [part for part in (spelled(before), tuple(phrase), spelled(after)) if part]
+    joined: list[int] = []
+    for part in parts:
+        joined += [*(WORD_BREAK if joined else ()), *part]
+    return tuple(joined)
 
 
 class LettersHead:

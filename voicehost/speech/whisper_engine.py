@@ -67,7 +67,7 @@ END_TOKENS = (" .", ".", "!", "?")  # Whisper ends a sentence with punctuation, 
 
 # the lowest that kept wrong intents ≤ 1 % and out-of-option answers ≤ 2 % on the tune half, for
 # real people, the phrasings and the synthetic voices each
-DEFAULT_FLOOR = 0.51
+DEFAULT_FLOOR = 0.45
 # The encoder takes fewer than 3000 frames: the utterance plus 1 s, not 30 s, is far faster
 # to score and hears single words freely at least as well (docs/hearing.md, "Whisper's settings").
 DEFAULT_PAD_SECONDS = 1.0
@@ -76,10 +76,11 @@ MAX_ALTERNATIVES = 3
 # Logistic confidence fitted on the corpus's tune half (scripts/fit_whisper_confidence.py),
 # reported on the held-out half (docs/hearing.md, "The letters head"). The letters terms say
 # how much of the head's belief the phrase holds among those offered, and how far its letters
-# fall below what the head would spell freely.
-W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 0.297, 0.289, 0.198, 0.610, 1.822
-W_LETTERS_SHARE, W_LETTERS_GAP = 0.060, 0.095
-BIAS = -0.003
+# fall below what the head would spell freely; "around" that the free transcript is the phrase
+# in words the matcher reads ("yes, I do" for "yes").
+W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 0.189, 0.197, 0.184, 0.796, 0.250
+W_LETTERS_SHARE, W_LETTERS_GAP, W_AROUND = 0.062, 0.109, 2.184
+BIAS = -0.149
 MARGIN_CAP = 10.0
 LETTERS_CAP = 30.0
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
@@ -275,6 +276,7 @@ class Evidence:
     similarity: float  # 0..1, the free transcript's spelling against the phrase's
     letters_share: float = 0.0  # log P(phrase | the letters head, the phrases offered)
     letters_gap: float = 0.0  # its letters' log P less the head's free reading's, at most 0
+    around: float = 0.0  # 1 when the free transcript is the phrase among the phrases' words
 
 
 def confidence(evidence: Evidence) -> float:
@@ -283,8 +285,15 @@ def confidence(evidence: Evidence) -> float:
              + W_MARGIN * min(evidence.margin, MARGIN_CAP) + W_WORDS * evidence.words
              + W_SIMILARITY * evidence.similarity
              + W_LETTERS_SHARE * max(evidence.letters_share, -LETTERS_CAP)
-             + W_LETTERS_GAP * max(evidence.letters_gap, -LETTERS_CAP) + BIAS)
+             + W_LETTERS_GAP * max(evidence.letters_gap, -LETTERS_CAP)
+             + W_AROUND * evidence.around + BIAS)
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, logit))))
+
+
+def holds(whole: Sequence[str], part: Sequence[str]) -> bool:
+    """Whether `part` (some words) stands in `whole` as it is, its words next to each other."""
+    return bool(part) and any(list(whole[at:at + len(part)]) == list(part)
+                              for at in range(len(whole)))
 
 
 def within(part: Sequence[str], whole: Sequence[str]) -> bool:
@@ -496,8 +505,7 @@ class WhisperRecognizer:
         own = talk.read(normalize(best).split(), words)
         if looped and reading and set(own).issuperset(reading):
             return heard
-        around = bool(own) and any(reading[at:at + len(own)] == own
-                                   for at in range(len(reading)))
+        around = holds(reading, own)
         if reading and words.issuperset(reading):
             if around:
                 return " ".join(free) if heard or set(own) & set(free) else ""
@@ -505,6 +513,14 @@ class WhisperRecognizer:
         if around and len(reading) > len(own):
             return ""
         return "" if self._names_another(free, own) else heard
+
+    def _words_around(self, reading: Sequence[str], phrase: str) -> bool:
+        """Whether `reading` (a transcript as the matcher reads it) is `phrase` among nothing
+        but the phrases' words: "yes i do" around "yes"."""
+        assert self._phrases is not None
+        words = self._phrases.words
+        own = Talk.load().read(normalize(phrase).split(), words)
+        return words.issuperset(reading) and holds(reading, own)
 
     def _names_another(self, free: Sequence[str], own: Sequence[str]) -> bool:
         """Whether `free` (plain words) names a seat, number or card of the phrases that is
@@ -583,11 +599,9 @@ class WhisperRecognizer:
         log_probs = self._letters.log_probs(frames)
         spelled = list(self._phrases.letters)
         if wrapping is not None:
-            before, after = (letters.spelled(plain_words(self._tokenizer.decode(list(part))))
+            before, after = (plain_words(self._tokenizer.decode(list(part)))
                              for part in wrapping)
-            gap = letters.spelled(" ")
-            spelled += [(*before, *(gap if before else ()), *p, *(gap if after else ()), *after)
-                        for p in self._phrases.letters]
+            spelled += [letters.wrapped(before, p, after) for p in self._phrases.letters]
         scores = letters.ctc_scores(log_probs, spelled)
         if wrapping is not None:
             count = len(self._phrases.letters)
@@ -687,9 +701,9 @@ class WhisperRecognizer:
         """The phrases that were scored, with their confidence, best first."""
         assert self._phrases is not None
         phrases = self._phrases.phrases
-        free = plain_words(scores.free_text)
+        reading = Talk.load().read(plain_words(scores.free_text).split(), self._phrases.words)
         # the phrase is compared with what was said around the fillers
-        free = " ".join(Talk.load().read(free.split(), self._phrases.words)) or free
+        free = " ".join(reading) or plain_words(scores.free_text)
         ranked: list[tuple[str, float]] = []
         self._pair_confidence = 0.0
         self.last_evidence = None
@@ -707,7 +721,8 @@ class WhisperRecognizer:
                 similarity=fuzz.ratio(free, normalize(phrases[i])) / 100.0,
                 letters_share=float(share[i]),
                 letters_gap=0.0 if scores.letter_scores is None
-                else min(0.0, float(scores.letter_scores[i] - scores.letters_free)))
+                else min(0.0, float(scores.letter_scores[i] - scores.letters_free)),
+                around=float(self._words_around(reading, phrases[i])))
             ranked.append((phrases[i], confidence(evidence)))
             if not ranked[1:]:  # the best phrase, as if the runner-up were the same option
                 self.last_evidence = evidence
