@@ -57,6 +57,13 @@ def add_engine_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=tuple(ENGINES), default=AUDIO.engine)
 
 
+def add_wyoming_options(parser: argparse.ArgumentParser, helps: dict[str, str]) -> None:
+    """--satellite, --asr and --tts, each a Wyoming service's address, with its help."""
+    for option in ("--satellite", "--asr", "--tts"):
+        parser.add_argument(option, default=None, metavar="tcp://HOST:PORT",
+                            help=helps[option])
+
+
 def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--io", choices=("audio", "text"), default="audio",
                         help="audio: microphone and speaker; text: stdin and stdout")
@@ -73,15 +80,13 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
                         help="seconds of silence that end an answer (at most 5)")
     parser.add_argument("--input-device", default=None)
     parser.add_argument("--output-device", default=None)
-    parser.add_argument("--satellite", default=None, metavar="tcp://HOST:PORT",
-                        help="play through a Wyoming satellite's microphone and speaker "
-                             "(wyoming-satellite, port 10700) instead of this machine's")
-    parser.add_argument("--asr", default=None, metavar="tcp://HOST:PORT",
-                        help="hear through a Wyoming speech-to-text service (e.g. "
-                             "wyoming-faster-whisper, port 10300); --engine stands by")
-    parser.add_argument("--tts", default=None, metavar="tcp://HOST:PORT",
-                        help="speak through a Wyoming text-to-speech service (e.g. "
-                             "wyoming-piper, port 10200); espeak-ng stands by")
+    add_wyoming_options(parser, {
+        "--satellite": "play through a Wyoming satellite's microphone and speaker "
+                       "(wyoming-satellite, port 10700) instead of this machine's",
+        "--asr": "hear through a Wyoming speech-to-text service (e.g. wyoming-faster-whisper, "
+                 "port 10300); --engine stands by",
+        "--tts": "speak through a Wyoming text-to-speech service (e.g. wyoming-piper, "
+                 "port 10200); espeak-ng stands by"})
     parser.add_argument("--journal", type=Path, default=None,
                         help="the save file (default: a new one in "
                              "~/.local/share/voicehost/games/; see voicehost games)")
@@ -135,12 +140,10 @@ def parser() -> argparse.ArgumentParser:
     doctor.add_argument("--model", type=Path)
     add_engine_option(doctor)
     doctor.add_argument("--front-end", choices=FRONT_ENDS, default=AUDIO.front_end)
-    doctor.add_argument("--satellite", default=None, metavar="tcp://HOST:PORT",
-                        help="check a Wyoming satellite instead of this machine's devices")
-    doctor.add_argument("--asr", default=None, metavar="tcp://HOST:PORT",
-                        help="check a Wyoming speech-to-text service")
-    doctor.add_argument("--tts", default=None, metavar="tcp://HOST:PORT",
-                        help="check a Wyoming text-to-speech service")
+    add_wyoming_options(doctor, {
+        "--satellite": "check a Wyoming satellite instead of this machine's devices",
+        "--asr": "check a Wyoming speech-to-text service",
+        "--tts": "check a Wyoming text-to-speech service"})
 
     say = commands.add_parser("say", help="speak a line (or save it to a WAV)")
     say.add_argument("text")
