@@ -65,7 +65,7 @@ def terms(evidence: dict[str, float]) -> tuple[float, ...]:
     return (evidence["score"], min(evidence["free_gap"], 0.0),
             min(evidence["margin"], whisper.MARGIN_CAP), evidence["words"],
             evidence["similarity"], max(evidence["letters_share"], -whisper.LETTERS_CAP),
-            max(evidence["letters_gap"], -whisper.LETTERS_CAP), evidence.get("around", 0.0))
+            max(evidence["letters_gap"], -whisper.LETTERS_CAP), evidence["around"])
 
 
 def read(path: Path) -> list[Clip]:

@@ -52,10 +52,11 @@ def test_a_phrase_is_spelled_in_its_letters_and_word_breaks() -> None:
 
 
 def test_a_phrase_inside_a_players_own_words_keeps_its_word_breaks() -> None:
-    cheetah = letters.spelled("cheetah")
-    assert letters.wrapped("I think it's", cheetah, "") == letters.spelled("i think it's cheetah")
-    assert letters.wrapped("", cheetah, "please.") == letters.spelled("cheetah please")
-    assert letters.wrapped("", cheetah, "") == cheetah
+    cheetah, think, please = (letters.spelled(words) for words in
+                              ("cheetah", "I think it's", "please."))
+    assert letters.wrapped(think, cheetah, ()) == letters.spelled("i think it's cheetah")
+    assert letters.wrapped((), cheetah, please) == letters.spelled("cheetah please")
+    assert letters.wrapped((), cheetah, ()) == cheetah
 
 
 def test_the_best_path_reads_as_text() -> None:

@@ -38,12 +38,14 @@ def spelled(phrase: str) -> tuple[int, ...]:
     return tuple(ALPHABET.index(c) + 1 for c in " ".join(kept.split()))
 
 
-def wrapped(before: str, phrase: Sequence[int], after: str) -> tuple[int, ...]:
-    """A spelled phrase inside the words said before and after it, a word break between."""
-    parts = [part for part in (spelled(before), tuple(phrase), spelled(after)) if part]
+def wrapped(before: Sequence[int], phrase: Sequence[int], after: Sequence[int]
+            ) -> tuple[int, ...]:
+    """A spelled phrase inside the spelled words said before and after it, a word break
+    between each."""
     joined: list[int] = []
-    for part in parts:
-        joined += [*(WORD_BREAK if joined else ()), *part]
+    for part in (before, phrase, after):
+        if part:
+            joined += [*(WORD_BREAK if joined else ()), *part]
     return tuple(joined)
 
 

@@ -599,7 +599,7 @@ class WhisperRecognizer:
         log_probs = self._letters.log_probs(frames)
         spelled = list(self._phrases.letters)
         if wrapping is not None:
-            before, after = (plain_words(self._tokenizer.decode(list(part)))
+            before, after = (letters.spelled(plain_words(self._tokenizer.decode(list(part))))
                              for part in wrapping)
             spelled += [letters.wrapped(before, p, after) for p in self._phrases.letters]
         scores = letters.ctc_scores(log_probs, spelled)
