@@ -166,19 +166,8 @@ def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None =
     return summary(times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--engine", choices=("auto", "pocketsphinx", "whisper", "vosk-ko"),
-                        default="auto")
-    parser.add_argument("--decision", choices=tuple(DECISIONS), default="answer",
-                        help="answer: yup/nope at 4 players (30 phrases); point: 10 players (77);"
-                        " turn: Secret Operation at 10 players (201)")
-    parser.add_argument("--satellite", action="store_true",
-                        help="through a real wyoming-satellite in the room (.venv-satellite)")
-    args = parser.parse_args()
-    start_room()
-    satellite = start_satellite() if args.satellite else None
+def bench(args: argparse.Namespace, satellite: SatelliteProcess | None) -> dict[str, object]:
+    """The measurements `args` ask for, in the started room."""
     if args.engine != "vosk-ko":
         from voicehost.speech.factory import make_recognizer
 
@@ -205,9 +194,29 @@ def main() -> None:
     results["cpu_seconds_per_audio_second"] = round(
         cpu_per_audio_second(recognizer, clips, phrases), 4)
     results["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    print(json.dumps(results, indent=2))
-    if satellite is not None:
-        satellite.stop()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--engine", choices=("auto", "pocketsphinx", "whisper", "vosk-ko"),
+                        default="auto")
+    parser.add_argument("--decision", choices=tuple(DECISIONS), default="answer",
+                        help="answer: yup/nope at 4 players (30 phrases); point: 10 players (77);"
+                        " turn: Secret Operation at 10 players (201)")
+    parser.add_argument("--satellite", action="store_true",
+                        help="through a real wyoming-satellite in the room (.venv-satellite)")
+    args = parser.parse_args()
+    room = start_room()
+    satellite = None
+    try:
+        satellite = start_satellite() if args.satellite else None
+        print(json.dumps(bench(args, satellite), indent=2))
+    finally:
+        if satellite is not None:
+            satellite.stop()
+        room.close()  # the room's parec keeper would outlive the bench
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from voicehost.lab.phrasings import REFUSED
-from voicehost.speech import whisper_engine as whisper
+from voicehost.speech import confidence as in_use
 
 CONDITIONS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real",
               "kitchen9", "phrasing")
@@ -42,9 +42,9 @@ UNSCORED_KINDS = {"clue", "guess"}  # free speech, and the deck words pocketsphi
 OUTSIDE_WEIGHT = 3.0  # an accepted out-of-option clip costs like three refused right phrases
 MAX_WRONG = 0.01  # of option clips given a wrong intent, on the tune half
 MAX_OUTSIDE = 0.02  # of out-of-option clips given an intent, on the tune half
-IN_USE = np.array([whisper.W_SCORE, whisper.W_FREE_GAP, whisper.W_MARGIN, whisper.W_WORDS,
-                   whisper.W_SIMILARITY, whisper.W_LETTERS_SHARE, whisper.W_LETTERS_GAP,
-                   whisper.W_AROUND, whisper.BIAS])
+IN_USE = np.array([in_use.W_SCORE, in_use.W_FREE_GAP, in_use.W_MARGIN, in_use.W_WORDS,
+                   in_use.W_SIMILARITY, in_use.W_LETTERS_SHARE, in_use.W_LETTERS_GAP,
+                   in_use.W_AROUND, in_use.BIAS])
 NAMES = ("W_SCORE", "W_FREE_GAP", "W_MARGIN", "W_WORDS", "W_SIMILARITY", "W_LETTERS_SHARE",
          "W_LETTERS_GAP", "W_AROUND", "BIAS")
 
@@ -61,11 +61,11 @@ class Clip:
 
 
 def terms(evidence: dict[str, float]) -> tuple[float, ...]:
-    """The terms of whisper_engine.confidence's logit, in the order of its weights."""
+    """The terms of confidence.confidence's logit, in the order of its weights."""
     return (evidence["score"], min(evidence["free_gap"], 0.0),
-            min(evidence["margin"], whisper.MARGIN_CAP), evidence["words"],
-            evidence["similarity"], max(evidence["letters_share"], -whisper.LETTERS_CAP),
-            max(evidence["letters_gap"], -whisper.LETTERS_CAP), evidence["around"])
+            min(evidence["margin"], in_use.MARGIN_CAP), evidence["words"],
+            evidence["similarity"], max(evidence["letters_share"], -in_use.LETTERS_CAP),
+            max(evidence["letters_gap"], -in_use.LETTERS_CAP), evidence["around"])
 
 
 def read(path: Path) -> list[Clip]:
@@ -196,7 +196,7 @@ def main() -> None:
         report(f"{name} weights, tune half", tune, sure(tune, w), floor)
         report(f"{name} weights, held-out half", held_out, sure(held_out, w), floor)
     report("in use, its own floor, held-out half", held_out, sure(held_out, IN_USE),
-           whisper.DEFAULT_FLOOR)
+           in_use.DEFAULT_FLOOR)
     floor = choose_floor(tune, sure(tune, fitted))
     for rate in (0.05, 0.2):
         late = [i for i, c in enumerate(held_out) if i >= len(held_out) // 2]

@@ -122,7 +122,7 @@ def common_words() -> list[str]:
     come in order of frequency), kept where pocketsphinx's dictionary has them."""
     import pocketsphinx
 
-    from voicehost.speech.whisper_engine import find_model
+    from voicehost.speech.whisper_model import find_model
 
     vocab = json.loads((find_model() / "tokenizer.json").read_text(encoding="utf-8"))
     dictionary = Path(pocketsphinx.get_model_path()) / "en-us" / "cmudict-en-us.dict"

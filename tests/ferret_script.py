@@ -19,6 +19,8 @@ RIGHT, WRONG, OTHER = "right", "wrong", "other"
 # With the boxed sleeves the host does not know the words: a guess is any word, and the Ferrets
 # say whether it was theirs. The script's words for the three kinds of guess:
 BOXED_GUESSES = {RIGHT: "purple", WRONG: "frozen", OTHER: "sticky"}  # among CLUES
+# What the whole table says at the moments no plan decides
+ROUTINE = {"confirm": "yes", "roll_call": "i'm in", "study": "ready"}
 
 
 @dataclass
@@ -76,12 +78,8 @@ class FerretScript:
     def choice(self, listen: dict[str, Any]) -> str:
         """What the table means to say: a word, a seat name, "myself", "ready", ..."""
         decision, player = listen["decision"], listen["player"]
-        if decision == "confirm":
-            return "yes"
-        if decision == "roll_call":
-            return "i'm in"
-        if decision == "study":
-            return "ready"
+        if decision in ROUTINE:
+            return ROUTINE[decision]
         plan = self.plan(listen)
         if decision == "number":
             return "roll" if plan.number == "roll" else NUMBER_WORDS[int(plan.number) - 1]

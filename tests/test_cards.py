@@ -105,7 +105,21 @@ def squad_slips_showing_more(deck: Deck, opened: list[tuple[str, Piece]]) -> lis
     return wrong
 
 
-class PrintedTable:
+class HoldingTable:
+    """Players holding the printed pieces (`holders`), listening to the host."""
+
+    holders: Holders
+
+    @property
+    def cards(self) -> dict[str, str]:
+        return self.holders.cards
+
+    def hear_host(self, event: dict[str, Any]) -> None:
+        if event["event"] == "say":
+            self.holders.hear(event["text"])
+
+
+class PrintedTable(HoldingTable):
     """Players holding printed slips: each reads their own slip of the box the host names."""
 
     def __init__(self, deck: Deck, seed: int, read_out: list[str]) -> None:
@@ -115,14 +129,6 @@ class PrintedTable:
         self.read_out = list(read_out)  # what the table says when asked for the deck number
         self.round_squads: dict[int, list[str]] = {}
         self.points: dict[int, list[int]] = {}
-
-    @property
-    def cards(self) -> dict[str, str]:
-        return self.holders.cards
-
-    def hear_host(self, event: dict[str, Any]) -> None:
-        if event["event"] == "say":
-            self.holders.hear(event["text"])
 
     def squad_seen(self, name: str) -> str:
         marks = [w for w in self.holders.open_now(name).inside if w in SQUAD_MARKS.values()]

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from drive import drive, kept_in, voicehost
-from ferret_script import CLUES
+from ferret_script import CLUES, ROUTINE
 from operation_script import OperationScript
-from test_cards import Holders, asked_to_show, said_before_reveals, sentences
+from test_cards import Holders, HoldingTable, asked_to_show, said_before_reveals, sentences
 
 from voicehost.cards.pieces import IDENTITY, Piece, pieces
 from voicehost.games.deck import Deck, letters
@@ -47,7 +47,7 @@ def of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 # -- Ferret Out ---------------------------------------------------------------------------------
 
 
-class FerretTable:
+class FerretTable(HoldingTable):
     """Players holding printed Ferret Out cards. Each reads only their own card, at the row and
     number the host names; whom they name and whether they guess is drawn from a seeded plan
     (which peeks at the layout so that every scoring line comes up)."""
@@ -64,14 +64,6 @@ class FerretTable:
         self.guesses: dict[int, dict[int, str]] = {}
         self.numbers: dict[int, int] = {}
         self.typed: dict[int, set[str]] = {}  # round → every word a player said
-
-    @property
-    def cards(self) -> dict[str, str]:
-        return self.holders.cards
-
-    def hear_host(self, event: dict[str, Any]) -> None:
-        if event["event"] == "say":
-            self.holders.hear(event["text"])
 
     def card_of(self, seat: int) -> int:
         return letters(self.players).index(self.cards[self.names[seat]])
@@ -96,12 +88,8 @@ class FerretTable:
         decision, seat, round_ = listen["decision"], listen["player"], listen.get("round")
         if decision == "deck_number":
             return self.read_out.pop(0)
-        if decision == "confirm":
-            return "yes"
-        if decision == "roll_call":
-            return "i'm in"
-        if decision == "study":
-            return "ready"
+        if decision in ROUTINE:
+            return ROUTINE[decision]
         if decision == "number":
             return self.rng.choice(["roll", *NUMBER_WORDS])
         self.numbers[round_] = listen["number"]
@@ -265,7 +253,7 @@ def test_the_ferret_leak_check_catches_a_secret_said_too_soon(tmp_path: Path) ->
 # -- Secret Operation ---------------------------------------------------------------------------
 
 
-class OperationTable:
+class OperationTable(HoldingTable):
     """Players holding printed identity cards, playing the moves of `OperationScript` (the
     identity cards change no move: the script's plan decides who wins)."""
 
@@ -273,14 +261,6 @@ class OperationTable:
         self.script = script
         self.read_out = list(read_out)
         self.holders = Holders(pieces(deck))
-
-    @property
-    def cards(self) -> dict[str, str]:
-        return self.holders.cards
-
-    def hear_host(self, event: dict[str, Any]) -> None:
-        if event["event"] == "say":
-            self.holders.hear(event["text"])
 
     def reply(self, listen: dict[str, Any]) -> str:
         if listen["decision"] == "deck_number":

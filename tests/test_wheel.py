@@ -74,6 +74,7 @@ def test_the_installed_wheel_plays_and_hears(tmp_path: Path) -> None:
                      for path in (REPO / "prompts").rglob("*") if path.is_file()
                      and "__pycache__" not in path.parts)
     assert [name for name in prompts if f"voicehost/prompts/{name}" not in shipped] == []
+    assert [name for name in shipped if name.startswith("voicehost/lab/")] == []  # the bench
     (metadata,) = [name for name in shipped if name.endswith(".dist-info/METADATA")]
     required = [line.split(":", 1)[1].strip() for line
                 in zipfile.ZipFile(wheel).read(metadata).decode().splitlines()

@@ -33,18 +33,20 @@ from voicehost.lab.hearing_corpus import (
 )
 from voicehost.lab.speakers import PLAIN, VOICES, Speaker, speak
 from voicehost.speech.base import recognize
+from voicehost.speech.features import log_mel
+from voicehost.speech.transcripts import plain_words
 from voicehost.speech.whisper_decoder import BEAM_WIDTH
 from voicehost.speech.whisper_engine import (
     ENDS_INSIDE_CHANCE,
-    MODEL_SHA256,
     PRUNE_NATS,
-    WhisperModelError,
     WhisperRecognizer,
+    log_softmax,
+)
+from voicehost.speech.whisper_model import (
+    MODEL_SHA256,
+    WhisperModelError,
     find_model,
     load_tokenizer,
-    log_mel,
-    log_softmax,
-    plain_words,
     verify_model,
 )
 from voicehost.tools import hear_grammar
@@ -320,14 +322,21 @@ def test_the_trie_scores_each_phrase_as_ctranslate2_forces_it() -> None:
 
 def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise(
         engine: WhisperRecognizer) -> None:
-    engine.set_phrases(["yes", "no", "add to module three", "module three", "add to module five"])
+    engine.set_phrases(["yes", "yeah", "no", "add to module three", "module three",
+                        "add to module five", "discard"])
     best = "add to module three"
     assert engine.read_with_free(best, best, "and to module 3.") == best  # a word lost
     assert engine.read_with_free(best, best, "Module 3.") == best
     assert engine.read_with_free(best, best, "Add to module 5.") == ""  # another move
-    assert engine.read_with_free("yes", "yes", "No.") == ""
+    # another whole phrase goes to the matcher beside the best one: one meaning or none
+    assert engine.read_with_free("yes", "yes", "No.") == "yes no"
+    assert engine.read_with_free("yes", "yes", "Yeah.") == "yes yeah"
     assert engine.read_with_free("yes", "yes", "Yes, no.") == "yes no"  # the matcher refuses both
-    assert engine.read_with_free("no", "no", "No, I don't know.") == ""  # words no phrase has
+    # words no phrase has, or only some of a phrase's: the decoder's phrase scores decide
+    assert engine.read_with_free("discard", "discard", "This card.") == "discard"
+    assert engine.read_with_free("yes", "yes", "Yes, he is a bit.") == "yes"
+    assert engine.read_with_free("yes", "", "Yes, he is a bit.") == ""
+    assert engine.read_with_free("no", "", "No.") == "no"  # under the floor, the words agree
     # more answers than the best phrase's, beside words no phrase has: "at" for "add"
     assert engine.read_with_free(best, best, "At a module 3 and 5.") == ""
     assert engine.read_with_free(best, best, "At a module 3.") == best
@@ -337,6 +346,11 @@ def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise
     assert engine.read_with_free("block wombat", "block wombat", "Lock wombat, one.") == ""
     assert engine.read_with_free("block wombat", "block wombat", "") == "block wombat"
     engine.set_phrases(["one", "two", "three"])
+    # a sign or a decimal point makes it no choice's number
+    assert engine.read_with_free("one", "one", "Minus 1.") == ""
+    assert engine.read_with_free("one", "one", "-1") == ""
+    assert engine.read_with_free("one", "one", "1.5") == ""
+    assert engine.read_with_free("one", "one", "One, please.") == "one please"
     # the transcript agrees with a phrase under the floor only through a word said for it
     assert engine.read_with_free("one", "", "A.") == ""
     assert engine.read_with_free("one", "one", "A.") == "a"
@@ -370,8 +384,9 @@ def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(
     once = engine._tokenizer.encode(" add to module two.", add_special_tokens=False).ids
     assert engine._first_sentence(once) == (tuple(once), False)
     best = "add to module two"
-    assert engine.read_with_free(best, best, "and to module two add", looped=True) == best
-    assert engine.read_with_free(best, best, "and to module two add") == ""
+    assert engine.read_with_free(best, best, "add to module two add", looped=True) == best
+    assert engine.read_with_free(best, best, "add to module two add") == (
+        "add to module two add")  # said twice: the matcher reads it whole
     # a loop over other words than the best phrase's is read as before: the matcher refuses it
     assert engine.read_with_free("yes", "yes", "yes no", looped=True) == "yes no"
 

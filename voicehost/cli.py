@@ -159,14 +159,13 @@ def parser() -> argparse.ArgumentParser:
     add_engine_option(hear)
     hear.add_argument("--model", type=Path)
     hear.add_argument("--decision", default="answer",
-                      help="listen as the host does for: answer, point, squad, ready, confirm, "
-                           "deck_number (a group of three digits)")
+                      help="listen as the host does for one of --game's decisions ("
+                           + "; ".join(f"{name}: {', '.join(spec.table.decisions)}"
+                                       for name, spec in GAMES.items())
+                           + "), confirm, or deck_number (a group of three digits)")
     hear.add_argument("--players", type=whole("--players", 1), default=10)
     hear.add_argument("--game", choices=sorted(GAMES),
-                      default="secret-squad",
-                      help="whose decisions --decision names (Ferret Out: number, accuse, "
-                           "guess, weasel, guess_right, study; Secret Operation: "
-                           "first_player, turn, reveal)")
+                      default="secret-squad", help="whose decisions --decision names")
     hear.add_argument("--pouch", type=whole("--pouch", 0), default=0,
                       help="Ferret Out guess: the pouch pair whose twelve words are offered")
 

@@ -249,7 +249,7 @@ def service_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
         transcribe,
     )
     from voicehost.speech.satellite import Address
-    from voicehost.speech.whisper_engine import plain_words
+    from voicehost.speech.transcripts import plain_words
 
     checks: list[tuple[str, bool, str]] = []
     for kind, uri, port in (("asr", settings.asr, ASR_PORT), ("tts", settings.tts, TTS_PORT)):

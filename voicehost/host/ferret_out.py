@@ -68,6 +68,7 @@ class FerretOutTable(Table):
     name = "ferret_out"
     title = "Ferret Out"
     deck_game = "ferret-out"
+    decisions = ("number", "clue", "study", "accuse", "guess", "weasel", "guess_right")
     settings_type = TableSettings
     silent_events = frozenset({"round_started"})  # the round's first question says it
     # The guess offers the round's twelve words, paired: shown, they would tell the Weasel the
@@ -117,13 +118,15 @@ class FerretOutTable(Table):
         """The decision of `kind` as the host would ask it (for `voicehost hear`); a guess
         offers the twelve words of pouch pair `which`, as with printed cards."""
         words = self.pouches[which].words()
-        options = {"number": NUMBERS + (ROLL,), "study": ("ready",),
+        options = {"number": NUMBERS + (ROLL,), "clue": (), "study": ("ready",),
                    "accuse": self.game.seats(), "guess": words + (OTHER_WORD,),
                    "weasel": self.game.seats(), "guess_right": YES_NO}
-        if kind not in options:
-            raise ValueError(f"Ferret Out has no decision {kind!r}; try: {', '.join(options)}")
+        if kind not in self.decisions:
+            raise ValueError(f"Ferret Out has no decision {kind!r}; "
+                             f"try: {', '.join(self.decisions)}")
         decider = None if kind in ("study", "weasel", "guess_right") else 0
-        return Decision(kind, decider, options[kind], scoring=kind not in ("number", "study"))
+        return Decision(kind, decider, options[kind],
+                        scoring=kind not in ("number", "clue", "study"))
 
     # -- words ----------------------------------------------------------------------------
 

@@ -8,7 +8,6 @@ loses nothing the table was told had been recorded.
 from __future__ import annotations
 
 import copy
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from voicehost.host.events import (
     Secrets,
 )
 from voicehost.host.table import Table, Timer
-from voicehost.intents.grammar import NO, Grammar, Intent, normalize
+from voicehost.intents.grammar import NO, Grammar, Intent, normalize, said_signs
 from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, Hearing, MicrophoneLost, Voice
@@ -76,10 +75,7 @@ def spell_numbers(text: str) -> str:
     """Typed digits as the words the phrases use: "player 3" is "player three". A sign or a
     decimal point is said too ("minus one", "one point five"): neither is a whole number."""
     words = {str(n): word for n, word in enumerate(load_yaml("common/tokens.yaml")["numbers"], 1)}
-    spoken = load_yaml("common/intents.yaml")["number_signs"]
-    text = re.sub(r"(?<![\w.])-(?=\d)", f" {spoken['minus']} ", text)
-    text = re.sub(r"(?<![\w.])(\d{1,2})[.,](\d{1,2})(?![\w.])", rf"\1 {spoken['point']} \2", text)
-    return " ".join(words.get(token, token) for token in normalize(text).split())
+    return " ".join(words.get(token, token) for token in normalize(said_signs(text)).split())
 
 
 def phrases_for(grammar: Grammar, options: tuple[str, ...]) -> dict[str, str]:

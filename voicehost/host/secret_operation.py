@@ -70,6 +70,7 @@ class SecretOperationTable(Table):
     name = "secret_operation"
     title = "Secret Operation"
     deck_game = "secret-operation"
+    decisions = ("first_player", "turn", "reveal")
     settings_type = Settings
     score_events = ("module_assembled", "module_failed")
 
@@ -112,9 +113,9 @@ class SecretOperationTable(Table):
         """The decision of `kind` as the host would ask it (for `voicehost hear`); sets the
         game to a moment where it is pending: the start, `which`'s first turn, or `which`
         reading out module one."""
-        kinds = ("first_player", "turn", "reveal")
-        if kind not in kinds:
-            raise ValueError(f"Secret Operation has no decision {kind!r}; try: {', '.join(kinds)}")
+        if kind not in self.decisions:
+            raise ValueError(f"Secret Operation has no decision {kind!r}; "
+                             f"try: {', '.join(self.decisions)}")
         players = self.game.players
         actions = [] if kind == "first_player" else [Action("first_player", None, str(which))]
         if kind == "reveal":

@@ -28,6 +28,7 @@ class SecretSquadTable(Table):
     name = "secret_squad"
     title = "Secret Squad"
     deck_game = "secret-squad"
+    decisions = ("deal", "ready", "answer", "point", "squad")
     settings_type = Settings
     silent_events = frozenset({"round_started"})  # the round's first question says it
 
@@ -70,8 +71,9 @@ class SecretSquadTable(Table):
         """The decision of `kind` as the host would ask it of `which` (for `voicehost hear`)."""
         options = {"deal": ("ready",), "ready": ("ready",), "answer": ANSWERS,
                    "point": self.game.point_options(which), "squad": SQUADS}
-        if kind not in options:
-            raise ValueError(f"Secret Squad has no decision {kind!r}; try: {', '.join(options)}")
+        if kind not in self.decisions:
+            raise ValueError(f"Secret Squad has no decision {kind!r}; "
+                             f"try: {', '.join(self.decisions)}")
         return Decision(kind, None if kind in ("deal", "ready") else which, options[kind])
 
     # -- words ----------------------------------------------------------------------------

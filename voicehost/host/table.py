@@ -99,6 +99,7 @@ class Table(ABC):
     name: ClassVar[str]  # in the journal and prompts/<name>/
     title: ClassVar[str]  # said aloud
     deck_game: ClassVar[str]  # the game's name on the command line and in deck numbers
+    decisions: ClassVar[tuple[str, ...]]  # the kinds of decision the players make
     settings_type: ClassVar[type[Any]]
     secret_options: ClassVar[frozenset[str]] = frozenset()  # decisions whose options a
     # display must not show (they would give a secret away)

@@ -50,6 +50,8 @@ class Talk:
     said for a phrase's own ("put" for "add")."""
 
     named: frozenset[str]  # seat names, numbers and cards: each means something, never a slip
+    numbers: frozenset[str]  # the numbers a choice offers, as words
+    signs: frozenset[str]  # said before or inside a number, make it no whole one: minus, point
     skip: dict[str, tuple[tuple[str, ...], ...]]  # first word → skip phrases, longest first
     same: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]  # first word →
     # (said, the phrase's words), longest first
@@ -72,10 +74,17 @@ class Talk:
                           for phrase in expand(template) for word in phrase.split())
         named = (frozenset(tokens["tokens"]) | frozenset(tokens["numbers"])
                  | cards - frozenset(table["skip_words"]))
-        return cls(named,
+        return cls(named, frozenset(tokens["numbers"]),
+                   frozenset(table["number_signs"].values()),
                    {first: tuple(sorted(p, key=len, reverse=True)) for first, p in skip.items()},
                    {first: tuple(sorted(p, key=lambda pair: -len(pair[0])))
                     for first, p in same.items()})
+
+    def unwhole(self, words: Sequence[str]) -> bool:
+        """Whether `words` say a number with a sign or a decimal point ("minus one", "one point
+        five"): no choice's number."""
+        return any(word in self.signs and words[at + 1] in self.numbers
+                   for at, word in enumerate(words[:-1]))
 
     def read(self, words: Sequence[str], own: frozenset[str]) -> tuple[str, ...]:
         """`words` as the matcher reads them: a word said for one of `own` (the grammar's
@@ -101,6 +110,14 @@ class Talk:
                 kept.append(meant[at])
             at += skipped or 1
         return tuple(kept)
+
+
+def said_signs(text: str) -> str:
+    """A typed or written sign or decimal point as the word said for it: "-1" is "minus 1",
+    "1.5" is "1 point 5"."""
+    spoken = load_yaml("common/intents.yaml")["number_signs"]
+    text = re.sub(r"(?<![\w.])-(?=\d)", f" {spoken['minus']} ", text)
+    return re.sub(r"(?<![\w.])(\d{1,2})[.,](\d{1,2})(?![\w.])", rf"\1 {spoken['point']} \2", text)
 
 
 def without_fillers(text: str) -> str:

@@ -63,7 +63,8 @@ def _vosk(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple
 
 def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None, str]:
     """Whisper tiny.en when its runtime and checked model are here, else why not."""
-    from voicehost.speech.whisper_engine import WhisperModelError, WhisperRecognizer
+    from voicehost.speech.whisper_engine import WhisperRecognizer
+    from voicehost.speech.whisper_model import WhisperModelError
 
     try:
         return WhisperRecognizer(model), ""

@@ -260,7 +260,7 @@ def _make_link(link_target: str, path: Path, dest: Path, name: str) -> None:
 
 
 # The official faster-whisper conversion of tiny.en, at the revision whose files the Whisper
-# engine pins (voicehost/speech/whisper_engine.py MODEL_SHA256).
+# engine pins (voicehost/speech/whisper_model.py MODEL_SHA256).
 WHISPER_NAME = "whisper-tiny.en"
 WHISPER_URL = ("https://huggingface.co/Systran/faster-whisper-tiny.en/resolve/"
                "0d3d19a32d3338f10357c0889762bd8d64bbdeba")
@@ -270,7 +270,7 @@ def download_whisper(models_dir: Path = Path("models"), base_url: str = WHISPER_
                      progress: Progress | None = print_progress, timeout: float = 30) -> Path:
     """Install Whisper tiny.en's four files as models_dir/whisper-tiny.en, each checked
     against its pinned SHA-256 before anything is renamed into place."""
-    from voicehost.speech.whisper_engine import MODEL_SHA256
+    from voicehost.speech.whisper_model import MODEL_SHA256
 
     target = models_dir / WHISPER_NAME
     if target.exists():

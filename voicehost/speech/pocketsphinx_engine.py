@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 from pocketsphinx import Decoder, get_model_path
 
+from voicehost.intents.grammar import normalize
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 MODEL_DIR = Path(get_model_path()) / "en-us"
@@ -74,11 +75,6 @@ class Evidence:
 
     ratio: float  # per speech frame: grammar path score minus free phone loop score
     unexplained: int  # loud frames the grammar path could only call silence or noise
-
-
-def normalize(phrase: str) -> str:
-    """Lower-case, single-spaced: the form words take in the grammar."""
-    return " ".join(phrase.lower().split())
 
 
 @cache

@@ -30,7 +30,7 @@ from wyoming.tts import Synthesize
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.satellite import Address
-from voicehost.speech.whisper_engine import plain_words
+from voicehost.speech.transcripts import plain_words
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 T = TypeVar("T")

@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 import vosk
 
+from voicehost.intents.grammar import normalize
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 # Kaldi severity: warnings are -1, errors -2. Missing grammar words are detected here instead
@@ -106,10 +107,6 @@ def _string(f: BinaryIO) -> str:
     return f.read(_int32(f)).decode("utf-8")
 
 
-def normalize_phrase(phrase: str) -> str:
-    return " ".join(phrase.split())
-
-
 class VoskRecognizer:
     """Recognizer protocol over vosk. Load the model once and share it between instances by
     passing a `vosk.Model` instead of a path."""
@@ -130,7 +127,7 @@ class VoskRecognizer:
         self.model = model if isinstance(model, vosk.Model) else vosk.Model(str(model))
         self.confidence_floor = confidence_floor
         self.unk = next((t for t in UNK_TOKENS if self._knows(t)), None)
-        self.decoys = tuple(normalize_phrase(d) for d in decoys)
+        self.decoys = tuple(normalize(d) for d in decoys)
         self._refuse_missing(self.decoys, "decoy")
         self._grammars: OrderedDict[tuple[str, ...], vosk.KaldiRecognizer] = OrderedDict()
         self._open: vosk.KaldiRecognizer | None = None
@@ -160,7 +157,7 @@ class VoskRecognizer:
         if phrases is None:
             self._phrases = None
             return
-        cleaned = tuple(sorted({normalize_phrase(p) for p in phrases} - {""}))
+        cleaned = tuple(sorted({normalize(p) for p in phrases} - {""}))
         if not cleaned:
             raise ValueError("set_phrases needs at least one phrase (None means open vocabulary)")
         self._refuse_missing(cleaned, "phrase")

