@@ -10,7 +10,7 @@ import pytest
 
 from voicehost import cli
 from voicehost.games import secret_squad
-from voicehost.games.base import Action, IllegalAction
+from voicehost.games.base import Action, IllegalAction, PhasedGame
 from voicehost.host import host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
@@ -40,6 +40,7 @@ def test_a_table_declares_every_kind_of_decision_its_game_asks(name: str) -> Non
     for players in spec.players:
         for seed in range(3):
             table = spec.table.from_options(Seats.default(players), seed=seed, settings={})
+            assert isinstance(table.game, PhasedGame)  # its phases declared, one apply
             rng = random.Random(seed)
             while (decision := table.game.pending()) is not None:
                 asked.add(decision.kind)

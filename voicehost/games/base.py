@@ -7,8 +7,9 @@ numbers so the journal can store them as JSON and replay them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 
 def setting(default: int, least: int, most: int) -> Any:
@@ -72,3 +73,52 @@ class Game(Protocol):
     def apply(self, action: Action) -> list[Event]: ...
 
     def winners(self) -> list[int]: ...
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of a game: the decision it waits for, and what a choice made there does."""
+
+    ask: Callable[[Any], Decision]
+    take: Callable[[Any, Action], list[Event]]
+
+
+class PhasedGame:
+    """A game declared as its phases: `PHASES` maps the phase it is in to the decision asked
+    and the handler of the choice; `ASIDES`, moves allowed outside the phases, to theirs. A
+    phase not in `PHASES` ("over") asks nothing."""
+
+    PHASES: ClassVar[Mapping[str, Phase]]
+    ASIDES: ClassVar[Mapping[str, Callable[[Any], list[Event]]]] = {}
+    phase: str
+
+    def pending(self) -> Decision | None:
+        phase = self.PHASES.get(self.phase)
+        return None if phase is None else phase.ask(self)
+
+    def apply(self, action: Action) -> list[Event]:
+        aside = self.ASIDES.get(action.kind)
+        if aside is not None:
+            return aside(self)
+        decision = self.pending()
+        if decision is None:
+            raise IllegalAction("game_over", **self.over_facts())
+        self.check(action, decision)
+        return self.PHASES[self.phase].take(self, action)
+
+    def over_facts(self) -> dict[str, Any]:
+        """What a move after the end is told besides "game_over"."""
+        return {}
+
+    def check(self, action: Action, decision: Decision) -> None:
+        """Refuse a move out of turn, or a choice not offered (free speech: one word)."""
+        self.check_mover(action, decision)
+        if not decision.options:
+            if len(action.choice.split()) != 1:
+                raise IllegalAction(f"{decision.kind}_is_one_word", said=action.choice)
+        elif action.choice not in decision.options:
+            raise IllegalAction(f"bad_{decision.kind}", options=decision.options)
+
+    def check_mover(self, action: Action, decision: Decision) -> None:
+        if action.kind != decision.kind or action.player != decision.decider:
+            raise IllegalAction("not_your_turn", expected=decision.kind, player=decision.decider)

@@ -48,7 +48,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, PhasedGame
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 # What can happen: the kinds of the events `apply` returns.
@@ -207,7 +207,7 @@ def end_reached(round_number: int, scores: Sequence[int], end: str | int) -> boo
     return max(scores) >= int(end)
 
 
-class FerretOut:
+class FerretOut(PhasedGame):
     def __init__(
         self,
         players: int,
@@ -286,25 +286,21 @@ class FerretOut:
 
     # -- the host's question ------------------------------------------------------------------
 
-    def pending(self) -> Decision | None:
-        if self.phase == "number":
-            return Decision("number", self.cfo, NUMBERS + (ROLL,))
-        if self.phase == "clue":
-            return Decision("clue", self._next_seat(self.clues), ())
-        if self.phase == "study":
-            return Decision("study", None, ("ready",))
-        if self.phase == "accuse":
-            return Decision("accuse", self._next_seat(self.accusations), self.seats(),
-                            scoring=True)
-        if self.phase == "guess":
-            words = () if self.printed is None else self.pouch_pair.words() + (OTHER_WORD,)
-            return Decision("guess", self._next_seat(self.guesses, self.named_themselves()),
-                            words, scoring=True)
-        if self.phase == "weasel":
-            return Decision("weasel", None, self.seats(), scoring=True)
-        if self.phase == "guess_right":
-            return Decision("guess_right", None, YES_NO, scoring=True)
-        return None
+    def _ask_number(self) -> Decision:
+        return Decision("number", self.cfo, NUMBERS + (ROLL,))
+
+    def _ask_clue(self) -> Decision:
+        return Decision("clue", self._next_seat(self.clues), ())  # free speech: one word
+
+    def _ask_accuse(self) -> Decision:
+        return Decision("accuse", self._next_seat(self.accusations), self.seats(), scoring=True)
+
+    def _ask_guess(self) -> Decision:
+        """Any word with the boxed sleeves (their words are not known); with printed cards,
+        the pouch pair's words."""
+        words = () if self.printed is None else self.pouch_pair.words() + (OTHER_WORD,)
+        return Decision("guess", self._next_seat(self.guesses, self.named_themselves()), words,
+                        scoring=True)
 
     def seats(self) -> tuple[str, ...]:
         return tuple(str(seat) for seat in range(self.players))
@@ -323,19 +319,6 @@ class FerretOut:
         return next(seat for seat in seats if seat not in taken)
 
     # -- moves --------------------------------------------------------------------------------
-
-    def apply(self, action: Action) -> list[Event]:
-        decision = self.pending()
-        if decision is None:
-            raise IllegalAction("game_over")
-        if action.kind != decision.kind or action.player != decision.decider:
-            raise IllegalAction("not_your_turn", expected=decision.kind, player=decision.decider)
-        if not decision.options:  # a clue, or a guess of any word
-            if len(action.choice.split()) != 1:
-                raise IllegalAction(f"{decision.kind}_is_one_word", said=action.choice)
-        elif action.choice not in decision.options:
-            raise IllegalAction(f"bad_{decision.kind}", options=decision.options)
-        return getattr(self, f"_on_{decision.kind}")(action)
 
     def _on_number(self, action: Action) -> list[Event]:
         rolled = action.choice == ROLL
@@ -400,6 +383,18 @@ class FerretOut:
         # "" is no word: a wrong guess is scored against nothing it could match
         self.ferret_word = self.guesses[self.weasel] if action.choice == "yes" else ""
         return self._score_round()
+
+    PHASES = {
+        "number": Phase(_ask_number, _on_number),
+        "clue": Phase(_ask_clue, _on_clue),
+        "study": Phase(lambda game: Decision("study", None, ("ready",)), _on_study),
+        "accuse": Phase(_ask_accuse, _on_accuse),
+        "guess": Phase(_ask_guess, _on_guess),
+        "weasel": Phase(lambda game: Decision("weasel", None, game.seats(), scoring=True),
+                        _on_weasel),
+        "guess_right": Phase(lambda game: Decision("guess_right", None, YES_NO, scoring=True),
+                             _on_guess_right),
+    }
 
     # -- round bookkeeping --------------------------------------------------------------------
 

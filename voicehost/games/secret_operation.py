@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, PhasedGame
 
 COMPONENTS = ("mechanics", "electronics", "energy")
 BLOCK = "block"
@@ -215,7 +215,7 @@ def in_card_order(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=CARD_TYPES.index)
 
 
-class SecretOperation:
+class SecretOperation(PhasedGame):
     def __init__(self, players: int, seed: int, modules: Sequence[Sequence[str]],
                  identities: Sequence[str] | None = None) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -284,15 +284,9 @@ class SecretOperation:
 
     # -- the host's question ------------------------------------------------------------------
 
-    def pending(self) -> Decision | None:
-        if self.phase == "first_player":
-            seats = tuple(str(seat) for seat in range(self.players))
-            return Decision("first_player", None, (*seats, HOST_PICKS))
-        if self.phase == "turn":
-            return Decision("turn", self.turn, self.turn_options())
-        if self.phase == "reveal":
-            return Decision("reveal", self.turn, self.reveal_options(), scoring=True)
-        return None
+    def _ask_first_player(self) -> Decision:
+        seats = tuple(str(seat) for seat in range(self.players))
+        return Decision("first_player", None, (*seats, HOST_PICKS))
 
     def turn_options(self) -> tuple[str, ...]:
         candidates = [f"add:{n}" for n in range(1, MODULES + 1)]
@@ -319,15 +313,16 @@ class SecretOperation:
 
     # -- moves --------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> list[Event]:
-        if self.phase == "over":
-            raise IllegalAction("game_over", winner=self.winner)
+    def over_facts(self) -> dict[str, Any]:
+        return {"winner": self.winner}
+
+    def check(self, action: Action, decision: Decision) -> None:
+        """Only who moves: a move the rules forbid is refused by its handler, which names the
+        rule it breaks."""
         if (action.kind == "turn" and action.player in range(self.players)
                 and self.hands[action.player] == 0):
             raise IllegalAction("empty_hand", player=action.player)
-        if action.kind != self.phase or action.player != self.turn:  # phases are decision kinds
-            raise IllegalAction("not_your_turn", expected=self.phase, player=self.turn)
-        return getattr(self, f"_on_{self.phase}")(action)
+        self.check_mover(action, decision)
 
     def _on_first_player(self, action: Action) -> list[Event]:
         if action.choice == HOST_PICKS:
@@ -441,6 +436,13 @@ class SecretOperation:
         self.discard_pile.extend(revealed)
         return [Event("module_failed", {"module": index + 1, "cards": revealed,
                                         "demand": list(module.demand)}), *self._end_turn()]
+
+    PHASES = {
+        "first_player": Phase(_ask_first_player, _on_first_player),
+        "turn": Phase(lambda game: Decision("turn", game.turn, game.turn_options()), _on_turn),
+        "reveal": Phase(lambda game: Decision("reveal", game.turn, game.reveal_options(),
+                                              scoring=True), _on_reveal),
+    }
 
     # -- turn bookkeeping ---------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction, setting
+from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, PhasedGame, setting
 
 SQUADS = ("yellow", "red")
 ANSWERS = ("yup", "nope")
@@ -95,7 +95,7 @@ class Card:
     answers: dict[int, str]
 
 
-class SecretSquad:
+class SecretSquad(PhasedGame):
     def __init__(
         self, players: int, seed: int, deck_size: int, settings: Settings | None = None,
         dealt: Sequence[Sequence[str]] | None = None,
@@ -122,18 +122,16 @@ class SecretSquad:
 
     # -- the host's question ------------------------------------------------------------
 
-    def pending(self) -> Decision | None:
-        if self.phase in ("deal", "ready"):
-            return Decision(self.phase, None, ("ready",))
-        if self.phase == "question":
-            return Decision("answer", self._next_seat(self.cards[-1].answers), ANSWERS)
-        if self.phase == "point":
-            seat = self._next_seat(dict(enumerate(self.pointed_at)))
-            return Decision("point", seat, self.point_options(seat), scoring=True)
-        if self.phase == "reveal":
-            return Decision("squad", self._next_seat(dict(enumerate(self.squads))), SQUADS,
-                            scoring=True)
-        return None
+    def _ask_answer(self) -> Decision:
+        return Decision("answer", self._next_seat(self.cards[-1].answers), ANSWERS)
+
+    def _ask_point(self) -> Decision:
+        seat = self._next_seat(dict(enumerate(self.pointed_at)))
+        return Decision("point", seat, self.point_options(seat), scoring=True)
+
+    def _ask_squad(self) -> Decision:
+        return Decision("squad", self._next_seat(dict(enumerate(self.squads))), SQUADS,
+                        scoring=True)
 
     def point_options(self, seat: int) -> tuple[str, ...]:
         """Whom a player may point at: anyone else, and themself only in a 3-player game."""
@@ -145,18 +143,6 @@ class SecretSquad:
         return next(seat for seat in range(self.players) if taken.get(seat) is None)
 
     # -- moves ----------------------------------------------------------------------------
-
-    def apply(self, action: Action) -> list[Event]:
-        if action.kind == "skip_card":
-            return self._skip_card()
-        decision = self.pending()
-        if decision is None:
-            raise IllegalAction("game_over")
-        if action.kind != decision.kind or action.player != decision.decider:
-            raise IllegalAction("not_your_turn", expected=decision.kind, player=decision.decider)
-        if action.choice not in decision.options:
-            raise IllegalAction(f"bad_{decision.kind}", options=decision.options)
-        return getattr(self, f"_on_{decision.kind}")(action)
 
     def _on_deal(self, action: Action) -> list[Event]:
         self.phase = "question"
@@ -206,6 +192,15 @@ class SecretSquad:
         skipped = self.cards.pop()
         self.deck.append(skipped.number)
         return [Event("card_skipped", {"card": skipped.number}), self._draw()]
+
+    PHASES = {
+        "deal": Phase(lambda game: Decision("deal", None, ("ready",)), _on_deal),
+        "question": Phase(_ask_answer, _on_answer),
+        "ready": Phase(lambda game: Decision("ready", None, ("ready",)), _on_ready),
+        "point": Phase(_ask_point, _on_point),
+        "reveal": Phase(_ask_squad, _on_squad),
+    }
+    ASIDES = {"skip_card": _skip_card}
 
     # -- round bookkeeping ----------------------------------------------------------------
 
