@@ -9,8 +9,10 @@ import random
 import pytest
 
 from voicehost import cli
-from voicehost.games import secret_squad
+from voicehost.cards.pieces import TITLES
+from voicehost.games import PLAYER_RANGES, RULES, secret_squad
 from voicehost.games.base import Action, IllegalAction, PhasedGame
+from voicehost.games.deck import GAME_CODES, Deck
 from voicehost.host import host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
@@ -29,6 +31,21 @@ def test_every_registered_game_gives_every_hook_and_plays() -> None:
         assert game_named(table.name) is spec  # a journal names the game by `name`
         with pytest.raises(ValueError):
             spec.table.from_options(Seats.default(high), seed=1, settings={"no_such": "1"})
+
+
+def test_a_games_title_deck_code_and_players_come_from_its_rules_module() -> None:
+    """The checklist of docs/building.md: a game's rules module says its name, title, deck
+    code and player count once; the registry, the tables, the deck numbers and the printed
+    cards read them there."""
+    assert sorted(GAMES) == sorted(RULES)
+    for name, spec in GAMES.items():
+        rules = RULES[name]
+        assert spec.rules is rules and rules.NAME == name == spec.table.deck_game
+        assert spec.title == rules.TITLE == TITLES[name]
+        assert spec.players == (rules.MIN_PLAYERS, rules.MAX_PLAYERS) == PLAYER_RANGES[name]
+        assert GAME_CODES[name] == rules.DECK_CODE
+        assert Deck.read(Deck(name, rules.MIN_PLAYERS, 7).number).game == name
+    assert len(set(GAME_CODES.values())) == len(GAME_CODES)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

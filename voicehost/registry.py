@@ -8,7 +8,7 @@ import inspect
 from dataclasses import dataclass
 from types import ModuleType
 
-from voicehost.games import ferret_out, printed, secret_operation, secret_squad
+from voicehost.games import RULES, ferret_out, printed, secret_operation, secret_squad
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.secret_squad import SecretSquadTable
@@ -47,6 +47,8 @@ GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (
     GameSpec("ferret-out", FerretOutTable, ferret_out),
     GameSpec("secret-operation", SecretOperationTable, secret_operation),
 )}
+if set(GAMES) != set(RULES) or any(spec.rules is not RULES[name] for name, spec in GAMES.items()):
+    raise TypeError("every game in games.RULES needs its one line here, with its own rules")
 
 
 def game_named(name: str) -> GameSpec | None:

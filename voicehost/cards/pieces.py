@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from voicehost.games import RULES
 from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import PouchPair
 from voicehost.games.layout import (
@@ -26,8 +27,7 @@ from voicehost.games.layout import (
 )
 from voicehost.prompts_dir import load_yaml
 
-TITLES = {"secret-squad": "Secret Squad", "ferret-out": "Ferret Out",
-          "secret-operation": "Secret Operation"}
+TITLES = {name: rules.TITLE for name, rules in RULES.items()}
 SLIP, IDENTITY, GAME_CARD, BOARD = "slip", "identity", "game", "board"
 PRIVATE = (SLIP, IDENTITY)  # the pieces a player keeps to themself
 SQUAD_MARKS = {"yellow": "YELLOW", "red": "RED"}

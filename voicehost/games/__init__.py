@@ -1,9 +1,12 @@
-"""The rules of each game, pure. PLAYER_RANGES: how many may play each, as its rules say."""
+"""The rules of each game, pure. RULES: every game, by its name, its rules module (NAME,
+TITLE, DECK_CODE, MIN_PLAYERS and MAX_PLAYERS, Settings, EVENTS and the engine); what the
+rest of voicehost knows of a game's title, deck code and player count comes from there."""
+
+from types import ModuleType
 
 from voicehost.games import ferret_out, secret_operation, secret_squad
 
-PLAYER_RANGES: dict[str, tuple[int, int]] = {
-    "secret-squad": (secret_squad.MIN_PLAYERS, secret_squad.MAX_PLAYERS),
-    "ferret-out": (ferret_out.MIN_PLAYERS, ferret_out.MAX_PLAYERS),
-    "secret-operation": (secret_operation.MIN_PLAYERS, secret_operation.MAX_PLAYERS),
-}
+RULES: dict[str, ModuleType] = {rules.NAME: rules
+                                for rules in (secret_squad, ferret_out, secret_operation)}
+PLAYER_RANGES: dict[str, tuple[int, int]] = {name: (rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+                                             for name, rules in RULES.items()}

@@ -16,9 +16,9 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
-from voicehost.games import PLAYER_RANGES
+from voicehost.games import PLAYER_RANGES, RULES
 
-GAME_CODES = {"secret-squad": 1, "ferret-out": 2, "secret-operation": 3}
+GAME_CODES = {name: rules.DECK_CODE for name, rules in RULES.items()}
 SEEDS = 1_000
 DIGITS = 6
 GROUP = 3  # digits read out at a time

@@ -50,6 +50,9 @@ from typing import Any
 
 from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, PhasedGame
 
+NAME = "ferret-out"  # on the command line, in journals and deck numbers
+TITLE = "Ferret Out"  # said aloud and printed
+DECK_CODE = 2  # the first digit of its printed decks' numbers
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 # What can happen: the kinds of the events `apply` returns.
 EVENTS = ("number_chosen", "clue_given", "accusations_done", "round_scored", "round_started",

@@ -74,6 +74,9 @@ ALL_CARDS = sum(CARDS_IN_BOX.values())
 HAND_SIZE = 3
 MODULES = 4
 FOUR_PLAYER_SET_ASIDE = 8
+NAME = "secret-operation"  # on the command line, in journals and deck numbers
+TITLE = "Secret Operation"  # said aloud and printed
+DECK_CODE = 3  # the first digit of its printed decks' numbers
 MIN_PLAYERS, MAX_PLAYERS = 4, 10
 # What can happen: the kinds of the events `apply` returns.
 EVENTS = ("first_player", "card_added", "card_discarded", "block_played", "card_drawn",

@@ -31,6 +31,9 @@ from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, 
 
 SQUADS = ("yellow", "red")
 ANSWERS = ("yup", "nope")
+NAME = "secret-squad"  # on the command line, in journals and deck numbers
+TITLE = "Secret Squad"  # said aloud and printed
+DECK_CODE = 1  # the first digit of its printed decks' numbers
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
 # What can happen: the kinds of the events `apply` returns.
 EVENTS = ("round_started", "card_drawn", "answered", "card_done", "card_skipped", "point_now",

@@ -21,9 +21,11 @@ from voicehost.games.base import Decision, IllegalAction, setting
 from voicehost.games.deck import Deck, letters
 from voicehost.games.ferret_out import (
     ENDINGS,
+    NAME,
     NUMBERS,
     OTHER_WORD,
     ROLL,
+    TITLE,
     YES_NO,
     FerretOut,
     PouchPair,
@@ -66,8 +68,8 @@ def deck() -> list[PouchPair]:
 
 class FerretOutTable(Table):
     name = "ferret_out"
-    title = "Ferret Out"
-    deck_game = "ferret-out"
+    title = TITLE
+    deck_game = NAME
     decisions = ("number", "clue", "study", "accuse", "guess", "weasel", "guess_right")
     settings_type = TableSettings
     silent_events = frozenset({"round_started"})  # the round's first question says it

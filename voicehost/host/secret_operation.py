@@ -33,6 +33,8 @@ from voicehost.games.secret_operation import (
     HOST_PICKS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NAME,
+    TITLE,
     SecretOperation,
     impostor_count,
     in_card_order,
@@ -68,8 +70,8 @@ def card_word(card: str) -> str:
 
 class SecretOperationTable(Table):
     name = "secret_operation"
-    title = "Secret Operation"
-    deck_game = "secret-operation"
+    title = TITLE
+    deck_game = NAME
     decisions = ("first_player", "turn", "reveal")
     settings_type = Settings
     score_events = ("module_assembled", "module_failed")

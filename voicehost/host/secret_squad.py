@@ -10,7 +10,9 @@ from voicehost.games.layout import SQUAD_BOXES, squad_layout
 from voicehost.games.secret_squad import (
     ANSWERS,
     LONE_SQUAD_POINTS,
+    NAME,
     SQUADS,
+    TITLE,
     SecretSquad,
     Settings,
     squad_cards,
@@ -26,8 +28,8 @@ def question_deck() -> list[dict[str, str]]:
 
 class SecretSquadTable(Table):
     name = "secret_squad"
-    title = "Secret Squad"
-    deck_game = "secret-squad"
+    title = TITLE
+    deck_game = NAME
     decisions = ("deal", "ready", "answer", "point", "squad")
     settings_type = Settings
     silent_events = frozenset({"round_started"})  # the round's first question says it
