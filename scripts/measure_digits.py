@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from voicehost.door import refuse
-from voicehost.host.host import spell_numbers
+from voicehost.host.grammars import spell_numbers
 from voicehost.intents.grammar import Grammar
 from voicehost.lab.conditions import active_power, to_array, to_bytes
 from voicehost.tools import hear_grammar, read_wav

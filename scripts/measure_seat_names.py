@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from voicehost.host.ferret_out import deck
-from voicehost.host.host import decision_grammar
+from voicehost.host.grammars import decision_grammar
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar
 from voicehost.lab.hearing_corpus import hear

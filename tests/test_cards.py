@@ -332,7 +332,7 @@ def test_deck_numbers_read_by_espeak_are_heard_or_refused_never_misdealt() -> No
     another deck. The plain voice is never misheard."""
     from voicehost.games.deck import DeckNumberError
     from voicehost.host.deck_number import DeckNumberGrammar, first_groups
-    from voicehost.host.host import command_groups
+    from voicehost.host.grammars import command_groups
     from voicehost.lab.speakers import SPEAKERS, Speaker, speak
     from voicehost.speech.base import recognize
     from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer

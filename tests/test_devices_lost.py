@@ -227,7 +227,7 @@ def test_a_study_timer_stops_while_the_microphone_is_away(tmp_path: Path) -> Non
     voice = LostDuringTheStudy(away_s=1.5)
     host = Host(table, voice, Journal(tmp_path / "game.jsonl"), EventStream(None))
     began = time.monotonic()
-    assert host.take(decision)
+    assert host.drive(host.dialogue.take(decision))
     took = time.monotonic() - began
     assert took >= 2.0 + 1.5 - 0.1, took  # the 2 s of study, after the 1.5 s away
     assert any(LINES["microphone_lost"] in line for line in voice.said)

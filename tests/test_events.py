@@ -17,7 +17,8 @@ import pytest
 
 from voicehost.games.base import Action
 from voicehost.host import events
-from voicehost.host.host import Host, decision_grammar, roll_call_grammar
+from voicehost.host.grammars import decision_grammar, roll_call_grammar
+from voicehost.host.host import Host
 from voicehost.host.table import Seats, Table
 from voicehost.intents.grammar import Intent
 from voicehost.lab.random_table import QuietVoice

@@ -33,7 +33,8 @@ def test_a_clue_on_the_players_own_card_is_refused(tmp_path: Path) -> None:
     journal = Journal(path)
     journal.append(table.setup_record())
     voice = Typed(mine.upper(), "lantern")
-    Host(table, voice, journal, EventStream(None)).take(clue)
+    host = Host(table, voice, journal, EventStream(None))
+    host.drive(host.dialogue.take(clue))
     journal.close()
     refused = f"{mine.capitalize()} is on your own card"
     assert any(refused in line for line in voice.said), voice.said
@@ -50,7 +51,8 @@ def test_a_clue_of_ten_thousand_letters_is_refused_not_read_aloud(tmp_path: Path
     journal = Journal(path)
     journal.append(table.setup_record())
     voice = Typed("x" * 10_000, "lantern")
-    Host(table, voice, journal, EventStream(None)).take(clue)
+    host = Host(table, voice, journal, EventStream(None))
+    host.drive(host.dialogue.take(clue))
     journal.close()
     assert all("x" * 31 not in line for line in voice.said)  # was read out, all of it
     assert any("longer than any clue" in line for line in voice.said)

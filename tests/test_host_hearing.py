@@ -72,7 +72,7 @@ def test_wavering_between_two_options_asks_the_question_that_separates_them(
                            heard("nope")])
     host, out = squad_host(tmp_path, voice)
     for _ in range(2):  # the deal, then Rabbit's answer to the first card
-        assert host.take(host.table.game.pending())
+        assert host.drive(host.dialogue.take(host.table.game.pending()))
     assert any(line.endswith("No or yes?") for line in voice.said)
     assert answers(tmp_path) == [(0, "nope")]
     # the separating question accepts only those two options (and the commands)
@@ -88,7 +88,7 @@ def test_an_answer_is_never_taken_from_the_alternatives_alone(tmp_path: Path) ->
                            heard(""), heard("yup")])
     host, _ = squad_host(tmp_path, voice)
     for _ in range(2):
-        assert host.take(host.table.game.pending())
+        assert host.drive(host.dialogue.take(host.table.game.pending()))
     assert answers(tmp_path) == [(0, "yup")]
     assert not voice.hearings
 
@@ -98,7 +98,7 @@ def test_alternatives_naming_one_option_are_not_a_question(tmp_path: Path) -> No
                            heard("yes")])
     host, _ = squad_host(tmp_path, voice)
     for _ in range(2):
-        assert host.take(host.table.game.pending())
+        assert host.drive(host.dialogue.take(host.table.game.pending()))
     assert not any(" or " in line and line.endswith("?") and "Yes or" in line
                    for line in voice.said)
     assert any("didn't" in line or "understand" in line for line in voice.said)
@@ -110,7 +110,7 @@ def test_a_loud_room_gets_asked_for_quiet_not_read_the_options(tmp_path: Path) -
                           loud=True)
     host, _ = squad_host(tmp_path, voice)
     for _ in range(2):
-        assert host.take(host.table.game.pending())
+        assert host.drive(host.dialogue.take(host.table.game.pending()))
     spoken = " ".join(voice.said)
     assert spoken.count("quiet, please") == 1  # before the deal, to the whole table
     assert spoken.count("quiet for Rabbit") + spoken.count("Quiet for Rabbit") == 3
@@ -126,20 +126,20 @@ def test_a_room_that_stays_loud_is_asked_for_quiet_before_one_question_in_three(
     asked = []
     for _ in range(6):
         said_before = len(voice.said)
-        assert host.take(host.table.game.pending())
+        assert host.drive(host.dialogue.take(host.table.game.pending()))
         asked.append(sum("quiet" in line.lower() for line in voice.said[said_before:]))
     assert asked == [1, 0, 0, 1, 0, 0]
     voice.loud = False
     voice.hearings.append(heard("nope"))
-    host.loud_decisions = 2  # a quiet room starts the count again
-    assert host.take(host.table.game.pending())
-    assert host.loud_decisions == 0
+    host.dialogue.loud_decisions = 2  # a quiet room starts the count again
+    assert host.drive(host.dialogue.take(host.table.game.pending()))
+    assert host.dialogue.loud_decisions == 0
 
 
 def test_a_quiet_room_reads_the_options_after_two_misses(tmp_path: Path) -> None:
     voice = ScriptedVoice([heard("ready"), heard(""), heard(""), heard("nope")])
     host, _ = squad_host(tmp_path, voice)
     for _ in range(2):
-        assert host.take(host.table.game.pending())
+        assert host.drive(host.dialogue.take(host.table.game.pending()))
     spoken = " ".join(voice.said)
     assert "You can say" in spoken and "quiet" not in spoken.lower()

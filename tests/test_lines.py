@@ -160,7 +160,8 @@ def test_no_round_or_card_is_said_twice_in_one_breath(game: str, tmp_path: Path)
     import random
 
     from voicehost.host.events import EventStream
-    from voicehost.host.host import Host, command_groups
+    from voicehost.host.grammars import command_groups
+    from voicehost.host.host import Host
     from voicehost.host.table import Seats
     from voicehost.lab.random_table import QuietVoice
     from voicehost.registry import GAMES

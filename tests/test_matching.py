@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voicehost.host.host import confirm_grammar, decision_grammar, spell_numbers
+from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml

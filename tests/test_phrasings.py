@@ -15,7 +15,8 @@ from test_host_hearing import ScriptedVoice, heard
 
 from voicehost.games.base import IllegalAction
 from voicehost.host.events import EventStream
-from voicehost.host.host import Host, confirm_grammar, decision_grammar
+from voicehost.host.grammars import confirm_grammar, decision_grammar
+from voicehost.host.host import Host
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Intent
@@ -85,8 +86,7 @@ def test_the_host_takes_the_correction_and_reads_it_back_once(tmp_path: Path) ->
     journal.append(table.setup_record())
     voice = ScriptedVoice([heard("no, one of each"), heard("yes")])
     host = Host(table, voice, journal, EventStream(io.StringIO()))
-    assert host.choose(decision, "mechanics,mechanics,energy")
-    host.flush()
+    assert host.drive(host.dialogue.choose(decision, "mechanics,mechanics,energy"))
     read_backs = [line for line in voice.said if "turned over" in line]
     assert len(read_backs) == 2  # the first choice, then the correction, once
     assert "mechanics, mechanics and energy" in read_backs[0]

@@ -15,7 +15,7 @@ from operation_script import NUMBERS, OperationScript
 from squad_script import SecretSquadScript
 
 from voicehost.games.base import Action
-from voicehost.host.host import decision_grammar
+from voicehost.host.grammars import decision_grammar
 from voicehost.host.secret_operation import SecretOperationTable
 from voicehost.host.table import Seats
 from voicehost.lab.speakers import Speaker, speak

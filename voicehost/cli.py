@@ -23,7 +23,7 @@ from voicehost.door import (
 from voicehost.games.deck import SEEDS
 from voicehost.games.printed import ASK
 from voicehost.host.events import EventStream
-from voicehost.host.host import command_groups
+from voicehost.host.grammars import command_groups
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar, one_slip_apart
 from voicehost.prompts_dir import load_yaml

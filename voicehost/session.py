@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.games.base import Action
+from voicehost.host.dialogue import Outcome
 from voicehost.host.events import EventStream
-from voicehost.host.host import Host, Outcome
+from voicehost.host.host import Host
 from voicehost.host.table import Seats, Table
 from voicehost.registry import GAMES, game_named
 from voicehost.store.journal import (

@@ -14,7 +14,7 @@ import numpy as np
 from voicehost.door import cannot_write, folder_there, players_allowed, refuse, settings_given
 from voicehost.games.printed import DECK_DECISION
 from voicehost.host.deck_number import DeckNumberGrammar
-from voicehost.host.host import command_groups, confirm_grammar, decision_grammar
+from voicehost.host.grammars import command_groups, confirm_grammar, decision_grammar
 from voicehost.host.table import Seats, settings_from
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.registry import GAMES

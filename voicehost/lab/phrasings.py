@@ -20,7 +20,7 @@ import yaml
 
 from voicehost.games.base import Action, Decision
 from voicehost.host.clips import said_from
-from voicehost.host.host import confirm_grammar, decision_grammar, spell_numbers
+from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.host.table import Seats, Table
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.registry import GAMES

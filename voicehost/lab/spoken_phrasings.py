@@ -21,7 +21,7 @@ from pathlib import Path
 
 from voicehost.door import refuse
 from voicehost.host.clips import said_from
-from voicehost.host.host import confirm_grammar, decision_grammar, spell_numbers
+from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.intents.grammar import Grammar
 from voicehost.lab.phrasings import REFUSED, Phrasing, said, said_as, table_at
 from voicehost.lab.voices import HELD_OUT, TUNE, Voice, speak

@@ -1,0 +1,227 @@
+"""The host's dialogue on its own: no sound card, no journal file, no clock.
+
+A script answers each of the dialogue's commands: a line for each Listen (None: nobody spoke,
+LOST: the microphone went away), and the time from a clock that moves only as the script says
+(a heard line takes a second, silence lasts as long as the host listened, the microphone is
+away for `away_s`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from voicehost.games.base import Decision
+from voicehost.host.dialogue import (
+    Answer,
+    Append,
+    Command,
+    Dialogue,
+    Done,
+    Emit,
+    Heard,
+    InputEnded,
+    Listen,
+    MicLost,
+    Now,
+    Outcome,
+    Say,
+    Silence,
+    Steps,
+    Tick,
+    WaitForMicrophone,
+)
+from voicehost.host.events import Quit, Saved
+from voicehost.host.table import Seats, Table
+from voicehost.registry import GAMES
+from voicehost.voice import Hearing
+
+LOST = "<the microphone is lost>"
+SPEAKING_S = 1.0  # how long a heard line takes on the script's clock
+PATIENCE_S = 10.0  # how long silence lasts when the host listens without a time limit
+
+
+@dataclass
+class Script:
+    lines: list[str | None]
+    away_s: float = 0.0  # how long a lost microphone stays away
+    now: float = 1000.0
+    commands: list[Command] = field(default_factory=list)
+    heard_at: dict[str, float] = field(default_factory=dict)  # each line, when it was heard
+
+    def run(self, dialogue: Dialogue, steps: Steps[Any]) -> Any:
+        commands = dialogue.begin(steps)
+        while True:
+            self.commands += commands
+            waiting = commands[-1]
+            if isinstance(waiting, Done):
+                return waiting.result
+            commands = dialogue.receive(self.answer(waiting))
+
+    def answer(self, command: Command) -> Answer:
+        if isinstance(command, Now):
+            return Tick(self.now)
+        if isinstance(command, WaitForMicrophone):
+            self.now += self.away_s
+            return Tick(self.now)
+        assert isinstance(command, Listen), command
+        if not self.lines:
+            return InputEnded(self.now)
+        line = self.lines.pop(0)
+        if line == LOST:
+            return MicLost(self.now)
+        if line is None:
+            self.now += PATIENCE_S if command.timeout_s is None else command.timeout_s
+            return Silence(False, self.now)
+        self.now += SPEAKING_S
+        self.heard_at[line] = self.now
+        return Heard(Hearing(line, 0.9, SPEAKING_S, 0.01), False, self.now)
+
+    def said(self) -> list[str]:
+        return [" ".join(command.lines) for command in self.commands if isinstance(command, Say)]
+
+    def moments(self) -> list[str]:
+        return [command.event.decision for command in self.commands  # type: ignore[union-attr]
+                if isinstance(command, Emit) and command.event.kind == "listen"]
+
+    def journaled(self) -> list[dict[str, Any]]:
+        return [command.record for command in self.commands if isinstance(command, Append)]
+
+
+def squad() -> Table:
+    """Secret Squad, 3 players (Rabbit, Cheetah, Wombat), one round of one card."""
+    return GAMES["secret-squad"].table.from_options(
+        Seats.default(3), 4, {"rounds": "1", "cards_per_round": "1"})
+
+
+TO_THE_POINTING = ["i'm in"] * 3 + ["ready", "yup", "nope", "yup", "ready"]
+
+
+def at_the_pointing(*lines: str | None, away_s: float = 0.0) -> tuple[Dialogue, Script, Any]:
+    dialogue, script = Dialogue(squad()), Script([*TO_THE_POINTING, *lines], away_s=away_s)
+    return dialogue, script, script.run(dialogue, dialogue.game())
+
+
+def points(script: Script) -> list[tuple[int, str]]:
+    return [(record["action"]["player"], record["action"]["choice"])
+            for record in script.journaled()
+            if record["type"] == "action" and record["action"]["kind"] == "point"]
+
+
+def test_a_pointing_is_read_back_and_journaled_only_once_confirmed() -> None:
+    dialogue, script, _ = at_the_pointing("cheetah", "no", "wombat", "yes")
+    assert points(script) == [(0, "2")]  # the "no" left nothing in the journal
+    said = script.said()
+    assert said[-5].startswith("Rabbit pointed at Cheetah.")
+    assert said[-4].startswith(tuple(dialogue.lines.table["try_again"]))
+    assert said[-3].startswith("Rabbit pointed at Wombat.")
+    assert said[-2].startswith("Cheetah, wh")
+    assert script.moments()[-4:] == ["confirm", "point", "confirm", "point"]
+    assert dialogue.moment == "point"  # Cheetah's turn, where the script ended
+
+
+def test_the_choice_is_journaled_before_anything_is_said_of_it() -> None:
+    _, script, _ = at_the_pointing("cheetah", "yes")
+    kinds = [type(command).__name__ for command in script.commands]
+    appended = max(i for i, command in enumerate(script.commands)
+                   if isinstance(command, Append))
+    confirmed = max(i for i, command in enumerate(script.commands)
+                    if isinstance(command, Emit) and command.event.kind == "heard")
+    assert confirmed < appended < kinds.index("Say", appended)
+
+
+def test_no_and_a_seat_corrects_the_pointing_and_reads_it_back_once() -> None:
+    _, script, _ = at_the_pointing("cheetah", "no, wombat", "yes")
+    assert points(script) == [(0, "2")]
+    assert sum("pointed at" in line for line in script.said()) == 2
+
+
+def test_pause_waits_for_resume_and_chatter_is_nobodys_business() -> None:
+    dialogue, script, _ = at_the_pointing("pause", None, "yup", "resume", "cheetah", "yes")
+    moments = script.moments()
+    paused = moments.index("paused")
+    assert moments[paused:paused + 3] == ["paused"] * 3  # silence and "yup" change nothing
+    assert moments[paused + 3] == "point"
+    assert any(line.startswith("Back to the game.") for line in script.said())
+    assert points(script) == [(0, "1")]
+
+
+def test_quit_is_confirmed_and_the_game_stops_with_everything_journaled() -> None:
+    _, script, outcome = at_the_pointing("cheetah", "yes", "quit game", "yes")
+    assert outcome == Outcome(False, [0, 0, 0], [])
+    assert Emit(Quit()) in script.commands
+    assert points(script) == [(0, "1")]
+    assert isinstance(script.commands[-1], Done)
+    assert not any(isinstance(command, Listen) for command in
+                   script.commands[script.commands.index(Emit(Quit())):])
+
+
+def test_quit_answered_no_asks_the_question_again() -> None:
+    _, script, outcome = at_the_pointing("quit game", "no", "cheetah", "yes")
+    assert Emit(Quit()) not in script.commands
+    assert points(script) == [(0, "1")]
+    assert isinstance(outcome, Outcome) and not outcome.finished  # input ended after
+
+
+def test_undo_takes_back_the_last_choice_and_asks_it_again() -> None:
+    dialogue, script, _ = at_the_pointing("cheetah", "yes", "undo", "wombat", "yes")
+    assert script.journaled()[-3:] == [
+        {"type": "action", "action": {"kind": "point", "player": 0, "choice": "1"}},
+        {"type": "undo"},
+        {"type": "action", "action": {"kind": "point", "player": 0, "choice": "2"}}]
+    assert any(line.startswith("Undone: Rabbit pointing at Cheetah.")
+               for line in script.said())
+    assert [action.choice for action in dialogue.actions][-1] == "2"
+    assert len(dialogue.actions) == 6  # the deal, three answers, ready, one pointing
+
+
+def test_a_lost_microphone_is_said_waited_for_and_the_question_asked_again() -> None:
+    _, script, _ = at_the_pointing(LOST, "cheetah", "yes", away_s=30.0)
+    lost = next(i for i, command in enumerate(script.commands) if
+                isinstance(command, Say) and "microphone" in " ".join(command.lines).lower())
+    assert [type(command) for command in script.commands[lost + 1:lost + 3]] == [
+        Now, WaitForMicrophone]
+    back = next(command for command in script.commands[lost + 3:] if isinstance(command, Say))
+    assert back.lines[0] == "The microphone is back."
+    assert back.lines[-1] == "Rabbit, who did you point at?"
+    assert points(script) == [(0, "1")]  # the answer after the loss is taken
+
+
+def test_input_ending_saves_the_game_and_says_how_to_resume() -> None:
+    _, script, outcome = at_the_pointing()
+    assert outcome == Outcome(False, [0, 0, 0], [])
+    assert script.commands[-2] == Emit(Saved("end_of_input"))
+    assert "resume" in script.said()[-1]
+
+
+def study(seconds: int) -> tuple[Dialogue, Decision]:
+    table = GAMES["ferret-out"].table.from_options(
+        Seats.default(3), 2, {"study_seconds": str(seconds)})
+    decision = table.game.pending()
+    while decision.kind != "study":  # the number and the clues, straight to the study
+        value = decision.options[0] if decision.options else "lantern"
+        table.game.apply(table.action_for(decision, value))
+        decision = table.game.pending()
+    dialogue = Dialogue(table)
+    dialogue.called = True
+    return dialogue, decision
+
+
+@pytest.mark.parametrize(("lines", "away_s", "stopped_s"), [
+    ([None] * 4, 0.0, 0.0),
+    (["pause", None, None, "resume", *[None] * 4], 0.0, 2 * PATIENCE_S + SPEAKING_S),
+    ([LOST, *[None] * 4], 25.0, 25.0),
+])
+def test_the_study_clock_is_the_one_passed_in_and_stops_for_a_pause_or_a_lost_microphone(
+        lines: list[str | None], away_s: float, stopped_s: float) -> None:
+    dialogue, decision = study(60)
+    script = Script(list(lines), away_s=away_s)
+    assert script.run(dialogue, dialogue.take(decision))
+    began = next(i for i, command in enumerate(script.commands) if isinstance(command, Now))
+    assert script.commands.index(Append({"type": "action", "action": {
+        "kind": "study", "player": None, "choice": "ready"}})) > began
+    assert script.now - 1000.0 == pytest.approx(60.0 + stopped_s)
+    warned = [line for line in script.said() if line.endswith("seconds left.")]
+    assert len(warned) == 2 and "30" in warned[0] and "10" in warned[1]
+    assert dialogue.queued[0] in dialogue.lines.table["time_up"]

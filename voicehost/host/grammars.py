@@ -1,0 +1,79 @@
+"""What the host accepts at each moment: a decision's options with every command, a yes or a
+no (with corrections), the roll call's answer; and how a heard text is read against them."""
+
+from __future__ import annotations
+
+from voicehost.games.base import Decision
+from voicehost.host.table import Table
+from voicehost.intents.grammar import NO, Grammar, Intent, normalize, said_signs
+from voicehost.prompts_dir import load_yaml
+from voicehost.voice import Hearing
+
+
+def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, list[str]]]:
+    commands = load_yaml("common/intents.yaml")["commands"]
+    return [(Intent(name), templates) for name, templates in commands.items()
+            if names is None or name in names]
+
+
+def decision_grammar(table: Table, decision: Decision) -> Grammar:
+    """What the host accepts while `decision` is pending: its options and every command."""
+    return table.grammar(decision, command_groups())
+
+
+def wavering(grammar: Grammar, hearing: Hearing, decision: Decision | None
+             ) -> tuple[Intent, ...]:
+    """The decision's options the engine wavered between (best first), when there are two or
+    more; else ()."""
+    if decision is None:
+        return ()
+    options: dict[Intent, None] = {}
+    for phrase, _ in hearing.alternatives:
+        intent = grammar.intents.get(phrase)
+        if intent is not None and intent.name == "choose" and intent.value in decision.options:
+            options[intent] = None
+    return tuple(options) if len(options) >= 2 else ()
+
+
+def spell_numbers(text: str) -> str:
+    """Typed digits as the words the phrases use: "player 3" is "player three". A sign or a
+    decimal point is said too ("minus one", "one point five"): neither is a whole number."""
+    words = {str(n): word for n, word in enumerate(load_yaml("common/tokens.yaml")["numbers"], 1)}
+    return " ".join(words.get(token, token) for token in normalize(said_signs(text)).split())
+
+
+def phrases_for(grammar: Grammar, options: tuple[str, ...]) -> dict[str, str]:
+    """Each option's shortest phrase (what a display would show: "say owl"). An option is a
+    choice's value, or, for a moment that only a command ends (paused), the command."""
+    shortest: dict[str, str] = {}
+    for phrase, intent in grammar.intents.items():
+        option = intent.value if intent.name == "choose" else intent.name
+        if option in options and len(phrase) < len(shortest.get(option, phrase + " ")):
+            shortest[option] = phrase
+    return {option: shortest[option] for option in options if option in shortest}
+
+
+def confirm_grammar(corrections: Grammar | None = None) -> Grammar:
+    """Yes or no, and every command: a question never stops the table asking for the rules,
+    the scores, a pause or the end of the game. With `corrections` (the options of the choice
+    read back), "no <option>" corrects it; options that are themselves a yes or a no are not
+    corrections."""
+    confirm = load_yaml("common/intents.yaml")["confirm"]
+    grammar = Grammar.build([(Intent("choose", answer), templates)
+                             for answer, templates in confirm.items()] + command_groups())
+    if corrections is None:
+        return grammar
+    options = Grammar({phrase: intent for phrase, intent in corrections.intents.items()
+                       if intent.name == "choose" and grammar.match(phrase)[0] is None})
+    no = grammar.spoken(NO)
+    said = {f"{no} {options.spoken(intent)}": Intent("correct", intent.value)
+            for intent in dict.fromkeys(options.intents.values())}
+    corrected = Grammar({**grammar.intents, **said})
+    corrected.corrections = options
+    return corrected
+
+
+def roll_call_grammar() -> Grammar:
+    """A seat answering the roll call, and every command."""
+    answer = load_yaml("common/intents.yaml")["roll_call"]
+    return Grammar.build([(Intent("choose", "in"), answer)] + command_groups())
