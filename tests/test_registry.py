@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import random
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 
 from voicehost import cli
 from voicehost.cards.pieces import TITLES
-from voicehost.games import PLAYER_RANGES, RULES, secret_squad
-from voicehost.games.base import Action, IllegalAction, PhasedGame
+from voicehost.games import PLAYER_RANGES, RULES, printed, secret_squad
+from voicehost.games.base import Action, Decision, Event, IllegalAction, PhasedGame
 from voicehost.games.deck import GAME_CODES, Deck
-from voicehost.host import host
+from voicehost.host import dialogue, grammars, host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats, Table
-from voicehost.registry import GAMES, GameSpec, game_named
+from voicehost.registry import GAMES, GameSpec, game_named, table_of
 
 HOOKS = sorted(Table.__abstractmethods__)
 
@@ -48,29 +52,33 @@ def test_a_games_title_deck_code_and_players_come_from_its_rules_module() -> Non
     assert len(set(GAME_CODES.values())) == len(GAME_CODES)
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_a_table_declares_every_kind_of_decision_its_game_asks(name: str) -> None:
-    """`decisions` (what `voicehost hear --decision` offers) is what the rules engine asks in
-    seeded games played to the end, at the fewest and the most players."""
-    spec = GAMES[name]
-    asked: set[str] = set()
+def seeded_games(spec: GameSpec) -> Iterator[tuple[Decision, list[Event]]]:
+    """Each decision of seeded games played to the end, at the fewest and the most players,
+    and the events its choice made."""
     for players in spec.players:
         for seed in range(3):
             table = spec.table.from_options(Seats.default(players), seed=seed, settings={})
             assert isinstance(table.game, PhasedGame)  # its phases declared, one apply
             rng = random.Random(seed)
             while (decision := table.game.pending()) is not None:
-                asked.add(decision.kind)
                 choices = list(decision.options or ("hint",))  # free speech: one word
                 rng.shuffle(choices)
                 for choice in choices:
                     try:
-                        table.game.apply(Action(decision.kind, decision.decider, choice))
+                        events = table.game.apply(Action(decision.kind, decision.decider, choice))
                         break
                     except IllegalAction:
                         continue
                 else:
                     pytest.fail(f"no choice of {decision} is legal")
+                yield decision, events
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_table_declares_every_kind_of_decision_its_game_asks(name: str) -> None:
+    """`decisions` (what `voicehost hear --decision` offers) is what the rules engine asks."""
+    spec = GAMES[name]
+    asked = {decision.kind for decision, _ in seeded_games(spec)}
     assert sorted(asked) == sorted(spec.table.decisions)
     for kind in spec.table.decisions:
         table = spec.table.from_options(Seats.default(spec.players[0]), seed=0, settings={})
@@ -91,19 +99,29 @@ def test_a_table_without_a_hook_the_host_needs_is_refused(hook: str) -> None:
     assert GameSpec("half", whole, secret_squad).title == "Half"
 
 
+def test_a_games_table_is_the_one_table_of_the_host_module_of_its_name() -> None:
+    assert table_of(secret_squad) is SecretSquadTable
+    tableless = types.ModuleType("voicehost.games.lines")  # voicehost/host/lines.py: no Table
+    tableless.NAME = "lines"  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="voicehost.host.lines must define one Table, not 0"):
+        table_of(tableless)
+
+
 def test_a_table_must_come_from_the_table_base() -> None:
     with pytest.raises(TypeError, match="Table"):
         GameSpec("secret-squad", object, secret_squad)  # type: ignore[arg-type]
 
 
+HOST = (dialogue, grammars, host)
+
+
 def table_attributes_the_host_uses() -> set[str]:
-    """Every `self.table.<name>` and `table.<name>` in host.py."""
+    """Every `self.table.<name>` and `table.<name>` in the host's dialogue and its driver."""
     def is_table(node: ast.expr) -> bool:
         return ((isinstance(node, ast.Attribute) and node.attr == "table")
                 or (isinstance(node, ast.Name) and node.id == "table"))
 
-    tree = ast.parse(inspect.getsource(host))
-    return {node.attr for node in ast.walk(tree)
+    return {node.attr for module in HOST for node in ast.walk(ast.parse(inspect.getsource(module)))
             if isinstance(node, ast.Attribute) and is_table(node.value)}
 
 
@@ -113,7 +131,7 @@ def test_the_host_calls_declared_hooks_only() -> None:
     undeclared = {name for name in used
                   if not hasattr(Table, name) and name not in Table.__annotations__}
     assert not undeclared, f"the host uses {undeclared}, which Table does not declare"
-    assert "getattr(self.table" not in inspect.getsource(host)
+    assert not any("getattr(self.table" in inspect.getsource(module) for module in HOST)
 
 
 def test_the_command_line_offers_the_registered_games() -> None:
@@ -123,22 +141,34 @@ def test_the_command_line_offers_the_registered_games() -> None:
         assert sorted(game.choices) == sorted(GAMES)
 
 
-def event_kinds_made(module: object) -> set[str]:
-    """Every `Event("<kind>", ...)` a rules module makes, read from its source."""
-    tree = ast.parse(inspect.getsource(module))
-    return {node.args[0].value for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Event"
-            and node.args and isinstance(node.args[0], ast.Constant)}
+def events_defined(module: object) -> set[type[Event]]:
+    """Every kind of event a rules module defines."""
+    return {thing for thing in vars(module).values() if inspect.isclass(thing)
+            and issubclass(thing, Event) and thing.__module__ == module.__name__}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_event_the_rules_make_is_declared_and_narrated_or_silent(name: str) -> None:
-    from voicehost.games import printed
-
     spec = GAMES[name]
-    assert event_kinds_made(spec.rules) == set(spec.rules.EVENTS)
-    assert event_kinds_made(printed) == set(printed.EVENTS)
+    assert events_defined(spec.rules) == set(spec.rules.EVENTS)
+    assert events_defined(printed) == set(printed.EVENTS)
     assert spec.table.unnarrated((*spec.rules.EVENTS, *printed.EVENTS)) == []
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_event_reads_back_from_its_json(name: str) -> None:
+    made = [event for _, events in seeded_games(GAMES[name]) for event in events]
+    assert len({type(event) for event in made}) >= 6
+    for event in made:
+        record = event.to_json()
+        json.dumps(record)
+        assert record["kind"] == event.kind
+        assert type(event).from_json(record) == event
+    refused = printed.DeckRefused("123456", "deck_check", {"digit": 6})
+    assert refused.facts == {"number": "123456", "reason": "deck_check", "digit": 6}
+    assert printed.DeckRefused.from_json(refused.to_json()) == refused
+    with pytest.raises(ValueError, match="not a deck_read event"):
+        printed.DeckRead.from_json(refused.to_json())
 
 
 def test_a_table_that_says_nothing_of_an_event_is_refused() -> None:
@@ -146,5 +176,10 @@ def test_a_table_that_says_nothing_of_an_event_is_refused() -> None:
     with pytest.raises(TypeError, match="round_started"):
         GameSpec("secret-squad", mute, secret_squad)
     forgetful = type("ForgetfulTable", (SecretSquadTable,), {"_say_answered": None})
-    assert forgetful.unnarrated(["answered"]) == []  # an attribute of that name is a narrator
-    assert SecretSquadTable.unnarrated(["no_such_event"]) == ["no_such_event"]
+    assert forgetful.unnarrated([secret_squad.Answered]) == []  # a narrator by its name
+
+    @dataclass(frozen=True)
+    class Unheard(Event):
+        kind = "no_such_event"
+
+    assert SecretSquadTable.unnarrated([Unheard]) == ["no_such_event"]

@@ -30,6 +30,8 @@ from voicehost.games.secret_operation import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     BoardError,
+    CardDiscarded,
+    GameOver,
     SecretOperation,
     check_robot,
     impostor_count,
@@ -536,7 +538,7 @@ def test_scripted_engineers_win() -> None:
         ("turn", 2, "add:4"), ("turn", 3, "add:4"), ("turn", 4, "add:4"),
         ("reveal", 4, "electronics,mechanics,electronics"),
     ])
-    assert events[-1] == Event("game_over", {"winner": "engineers", "assembled": 4})
+    assert events[-1] == GameOver("engineers", 4)
     status = game.status()
     assert status["winner"] == "engineers" and game.pending() is None
     assert status["deck"] == 26 - 15  # 16 turns acted, the winning one draws no card
@@ -576,9 +578,8 @@ def test_scripted_impostors_win() -> None:
     empty = [e.facts["player"] for e in events if e.kind == "turn_skipped"
              and e.facts["reason"] == "empty_hand"]
     assert empty and target not in empty  # the blocked player holds the last card
-    assert events[-2] == Event("card_discarded", {"player": target,
-                                                  "card": events[-2].facts["card"]})
-    assert events[-1] == Event("game_over", {"winner": "impostors", "assembled": 0})
+    assert events[-2] == CardDiscarded(target, events[-2].facts["card"])
+    assert events[-1] == GameOver("impostors", 0)
     status = game.status()
     assert status["deck"] == 0 and status["hands"] == [0] * 6
     assert len(status["discard_pile"]) == ALL_CARDS

@@ -1,17 +1,16 @@
 """Every game voicehost hosts, in one place: the command line, `cards`, `hear`, the doctor and
-`resume` all read it. A game is its rules (games/), its table (host/), its words (prompts/)
-and one line here; docs/building.md has the checklist."""
+`resume` all read it. A game is its rules (games/<game>.py, listed in `games.RULES`), its table
+(host/<game>.py, the same module name) and its words (prompts/); docs/building.md has the
+checklist."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from dataclasses import dataclass
 from types import ModuleType
 
-from voicehost.games import RULES, ferret_out, printed, secret_operation, secret_squad
-from voicehost.host.ferret_out import FerretOutTable
-from voicehost.host.secret_operation import SecretOperationTable
-from voicehost.host.secret_squad import SecretSquadTable
+from voicehost.games import RULES, printed
 from voicehost.host.table import Table
 
 
@@ -42,13 +41,21 @@ class GameSpec:
         return self.rules.MIN_PLAYERS, self.rules.MAX_PLAYERS
 
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (
-    GameSpec("secret-squad", SecretSquadTable, secret_squad),
-    GameSpec("ferret-out", FerretOutTable, ferret_out),
-    GameSpec("secret-operation", SecretOperationTable, secret_operation),
-)}
-if set(GAMES) != set(RULES) or any(spec.rules is not RULES[name] for name, spec in GAMES.items()):
-    raise TypeError("every game in games.RULES needs its one line here, with its own rules")
+def table_of(rules: ModuleType) -> type[Table]:
+    """The table that plays `rules`: the one `Table` of the host module of the same name
+    (voicehost/host/ferret_out.py for voicehost/games/ferret_out.py)."""
+    module = importlib.import_module(f"voicehost.host.{rules.__name__.rpartition('.')[2]}")
+    tables = [thing for thing in vars(module).values()
+              if inspect.isclass(thing) and issubclass(thing, Table)
+              and thing.__module__ == module.__name__]
+    if len(tables) != 1:
+        raise TypeError(f"{rules.NAME}: {module.__name__} must define one Table, not "
+                        f"{len(tables)}")
+    return tables[0]
+
+
+GAMES: dict[str, GameSpec] = {name: GameSpec(name, table_of(rules), rules)
+                              for name, rules in RULES.items()}
 
 
 def game_named(name: str) -> GameSpec | None:

@@ -1,6 +1,7 @@
-"""The rules of each game, pure. RULES: every game, by its name, its rules module (NAME,
-TITLE, DECK_CODE, MIN_PLAYERS and MAX_PLAYERS, Settings, EVENTS and the engine); what the
-rest of voicehost knows of a game's title, deck code and player count comes from there."""
+"""The rules of each game, pure. RULES is the one list of the games voicehost hosts: by its
+name, each game's rules module (NAME, TITLE, DECK_CODE, MIN_PLAYERS and MAX_PLAYERS, Settings,
+EVENTS and the engine). The registry finds each game's table by the module's name, and what
+the rest of voicehost knows of a game's title, deck code and player count comes from here."""
 
 from types import ModuleType
 

@@ -1,14 +1,15 @@
 """The one question every game answers for the host: who must decide what now, with what options.
 
 A game is a pure state machine: `pending()` names the next decision, `apply(action)` takes a
-player's choice and returns what happened as events. Choices and events are plain strings and
-numbers so the journal can store them as JSON and replay them.
+player's choice and returns what happened as events. Choices are plain strings and numbers so
+the journal can store them as JSON and replay them; each kind of event is a frozen dataclass
+whose facts are plain data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
 
@@ -51,8 +52,37 @@ class Action:
 
 @dataclass(frozen=True)
 class Event:
-    kind: str
-    facts: dict[str, Any] = field(default_factory=dict)
+    """Something that happened, in the rules' words: each kind of event is a frozen dataclass
+    of its own, declared in its rules module's EVENTS. `facts` are its fields as plain data: a
+    field with a default that is None is left out, and `details` (facts that depend on the
+    reason, as a refusal's) are spread."""
+
+    kind: ClassVar[str]
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        facts: dict[str, Any] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.name == "details":
+                facts.update(value)
+            elif value is not None or item.default is MISSING:
+                facts[item.name] = value
+        return facts
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.facts}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        if data.get("kind") != cls.kind:
+            raise ValueError(f"not a {cls.kind} event: {data.get('kind')!r}")
+        names = {item.name for item in fields(cls)}
+        given = {name: value for name, value in data.items() if name in names}
+        if "details" in names:
+            given["details"] = {name: value for name, value in data.items()
+                                if name not in names and name != "kind"}
+        return cls(**given)
 
 
 class IllegalAction(ValueError):

@@ -54,9 +54,6 @@ NAME = "ferret-out"  # on the command line, in journals and deck numbers
 TITLE = "Ferret Out"  # said aloud and printed
 DECK_CODE = 2  # the first digit of its printed decks' numbers
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
-# What can happen: the kinds of the events `apply` returns.
-EVENTS = ("number_chosen", "clue_given", "accusations_done", "round_scored", "round_started",
-          "tie_break", "game_over")
 WORDS_PER_ROW = 6
 NUMBERS = tuple(str(n) for n in range(1, WORDS_PER_ROW + 1))
 ROLL = "roll"
@@ -64,6 +61,80 @@ OTHER_WORD = "other"  # a guess that is on no card: always wrong, but the host m
 YES_NO = ("yes", "no")
 ROUNDS = 8
 ENDINGS: tuple[str | int, ...] = ("rounds", 15, 20)
+
+
+# -- what can happen: the events `apply` returns ---------------------------------------------
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """The CFO's sleeve for the round: its `orientation` step, and the pouch (box) on show."""
+
+    kind = "round_started"
+    round: int
+    cfo: int
+    orientation: str
+    pouch_set: int
+    face: int
+    pouch: int
+
+
+@dataclass(frozen=True)
+class NumberChosen(Event):
+    kind = "number_chosen"
+    round: int
+    number: int
+    rolled: bool
+
+
+@dataclass(frozen=True)
+class ClueGiven(Event):
+    kind = "clue_given"
+    player: int
+    clue: str
+
+
+@dataclass(frozen=True)
+class AccusationsDone(Event):
+    kind = "accusations_done"
+    round: int
+    accusations: list[int]
+    named_themselves: list[int]
+
+
+@dataclass(frozen=True)
+class RoundScored(Event):
+    """`breakdown`: each award behind the `points`, in the rulebook's order."""
+
+    kind = "round_scored"
+    round: int
+    weasel: int
+    ferret_word: str | None  # None: the Weasel was not among those who guessed
+    accusations: list[int]
+    guesses: dict[int, str]
+    points: list[int]
+    breakdown: list[dict[str, Any]]
+    scores: list[int]
+
+
+@dataclass(frozen=True)
+class TieBreak(Event):
+    """The game's end was reached with the lead shared: one more round, `round`."""
+
+    kind = "tie_break"
+    round: int
+    leaders: list[int]
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    kind = "game_over"
+    scores: list[int]
+    winners: list[int]
+
+
+EVENTS = (RoundStarted, NumberChosen, ClueGiven, AccusationsDone, RoundScored, TieBreak,
+          GameOver)
+
 
 # What the CFO does to the cards before each round of a pouch set; round k of the set shows face k.
 SLEEVE_SCHEDULE = ("insert", "rotate", "flip", "rotate")
@@ -329,12 +400,9 @@ class FerretOut(PhasedGame):
         self.phase = "clue"
         sleeve = self.sleeve
         return [
-            Event("round_started", {"round": self.round, "cfo": self.cfo,
-                                    "orientation": sleeve.step, "pouch_set": sleeve.pouch_set,
-                                    "face": sleeve.face,
-                                    "pouch": self.pouch_set(sleeve.pouch_set)[sleeve.face]}),
-            Event("number_chosen", {"round": self.round, "number": self.number,
-                                    "rolled": rolled}),
+            RoundStarted(self.round, self.cfo, sleeve.step, sleeve.pouch_set, sleeve.face,
+                         self.pouch_set(sleeve.pouch_set)[sleeve.face]),
+            NumberChosen(self.round, self.number, rolled),
         ]
 
     def _on_clue(self, action: Action) -> list[Event]:
@@ -342,7 +410,7 @@ class FerretOut(PhasedGame):
         self.clues[action.player] = clue
         if len(self.clues) == self.players:
             self.phase = "study"
-        return [Event("clue_given", {"player": action.player, "clue": clue})]
+        return [ClueGiven(action.player, clue)]
 
     def _on_study(self, action: Action) -> list[Event]:
         self.phase = "accuse"
@@ -353,9 +421,8 @@ class FerretOut(PhasedGame):
         if len(self.accusations) < self.players:
             return []
         self.phase = "guess" if self.named_themselves() else "weasel"
-        done = [Event("accusations_done", {"round": self.round,
-                                           "accusations": self._accusations_in_seat_order(),
-                                           "named_themselves": sorted(self.named_themselves())})]
+        done = [AccusationsDone(self.round, self._accusations_in_seat_order(),
+                                sorted(self.named_themselves()))]
         return done + (self._printed_reveal() if self.phase == "weasel" else [])
 
     def _on_guess(self, action: Action) -> list[Event]:
@@ -412,20 +479,16 @@ class FerretOut(PhasedGame):
         for seat, gained in enumerate(points):
             self.scores[seat] += gained
         self.history.append(awards)
-        events = [Event("round_scored", {
-            "round": self.round, "weasel": self.weasel, "ferret_word": self.ferret_word,
-            "accusations": accusations, "guesses": dict(sorted(self.guesses.items())),
-            "points": points, "breakdown": [award.to_json() for award in awards],
-            "scores": list(self.scores),
-        })]
+        events = [RoundScored(
+            self.round, self.weasel, self.ferret_word, accusations,
+            dict(sorted(self.guesses.items())), points, [award.to_json() for award in awards],
+            list(self.scores))]
         last_row = self.printed is not None and self.round >= len(self.printed)
         if end_reached(self.round, self.scores, self.settings.end) or last_row:
             if len(leaders(self.scores)) == 1 or last_row:
                 self.phase = "over"
-                return events + [Event("game_over", {"scores": list(self.scores),
-                                                     "winners": self.winners()})]
-            events.append(Event("tie_break", {"round": self.round + 1,
-                                              "leaders": leaders(self.scores)}))
+                return events + [GameOver(list(self.scores), self.winners())]
+            events.append(TieBreak(self.round + 1, leaders(self.scores)))
         self.round += 1
         self.phase = "number"
         self._new_round_state()

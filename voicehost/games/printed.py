@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
@@ -23,7 +24,36 @@ DECK_DECISION = "deck_number"
 # The deck decision's one option stands for any digits read out: `DeckNumberGrammar` hears them
 # and `apply` checks them. (A decision with no options would be free speech to the host.)
 DECK_OPTIONS = ("digits",)
-EVENTS = ("deck_digits", "deck_refused", "deck_read")  # what reading the number can give
+
+
+# -- what reading the number can give ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class DeckDigits(Event):
+    """A group of digits was `said`; `heard` is the number so far."""
+
+    kind = "deck_digits"
+    heard: str
+    said: str
+
+
+@dataclass(frozen=True)
+class DeckRefused(Event):
+    """The `number` failed its check: `reason` names the check, `details` say how."""
+
+    kind = "deck_refused"
+    number: str
+    reason: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DeckRead(Event):
+    kind = "deck_read"
+    deck: str
+
+
+EVENTS = (DeckDigits, DeckRefused, DeckRead)
 
 
 def known_deck(cards: str) -> Deck | None:
@@ -102,21 +132,20 @@ class PrintedCards:
         digits = self.heard + action.choice
         if len(digits) < DIGITS:
             self.heard = digits
-            return [Event("deck_digits", {"heard": digits, "said": action.choice})]
+            return [DeckDigits(digits, action.choice)]
         self.heard = ""
         try:
             deck = Deck.read(digits)
         except DeckNumberError as wrong:
-            return [Event("deck_refused", {"number": digits, "reason": wrong.reason,
-                                           **wrong.facts})]
+            return [DeckRefused(digits, wrong.reason, wrong.facts)]
         wrong = self.refusal(deck)
         if wrong is not None:
-            return [Event("deck_refused", {"number": digits, "reason": wrong[0], **wrong[1]})]
+            return [DeckRefused(digits, wrong[0], wrong[1])]
         if deck.players == self.players:
             self._take(deck)
         else:  # seated provisionally: a table seated for the deck's players takes it on
             self.deck = deck
-        return [Event("deck_read", {"deck": deck.number})]
+        return [DeckRead(deck.number)]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PrintedCards:
         """A copy to try a move on: the engine copied, `build` (the table's) shared."""

@@ -78,15 +78,100 @@ NAME = "secret-operation"  # on the command line, in journals and deck numbers
 TITLE = "Secret Operation"  # said aloud and printed
 DECK_CODE = 3  # the first digit of its printed decks' numbers
 MIN_PLAYERS, MAX_PLAYERS = 4, 10
-# What can happen: the kinds of the events `apply` returns.
-EVENTS = ("first_player", "card_added", "card_discarded", "block_played", "card_drawn",
-          "module_full", "module_assembled", "module_failed", "turn_skipped", "game_over")
 SOURCES = ("rulebook", "voicehost")
 HOST_PICKS = "host_picks"
 ENGINEERS, IMPOSTORS = "engineers", "impostors"
 ENGINEER, IMPOSTOR = "engineer", "impostor"  # one identity card
 
 Demand = tuple[str, ...]
+
+
+# -- what can happen: the events `apply` returns ---------------------------------------------
+
+@dataclass(frozen=True)
+class FirstPlayer(Event):
+    kind = "first_player"
+    player: int
+    by_lot: bool  # the host drew the first player
+
+
+@dataclass(frozen=True)
+class CardAdded(Event):
+    """A card went face down on `module` (1-based): `count` cards of its `demand` now."""
+
+    kind = "card_added"
+    player: int
+    module: int
+    count: int
+    demand: int
+
+
+@dataclass(frozen=True)
+class CardDiscarded(Event):
+    kind = "card_discarded"
+    player: int
+    card: str
+
+
+@dataclass(frozen=True)
+class BlockPlayed(Event):
+    kind = "block_played"
+    player: int
+    target: int
+
+
+@dataclass(frozen=True)
+class CardDrawn(Event):
+    """`player` drew; `deck` cards are left."""
+
+    kind = "card_drawn"
+    player: int
+    deck: int
+
+
+@dataclass(frozen=True)
+class ModuleFull(Event):
+    kind = "module_full"
+    player: int
+    module: int
+    demand: list[str]
+
+
+@dataclass(frozen=True)
+class ModuleAssembled(Event):
+    kind = "module_assembled"
+    module: int
+    cards: list[str]
+    assembled: int
+
+
+@dataclass(frozen=True)
+class ModuleFailed(Event):
+    kind = "module_failed"
+    module: int
+    cards: list[str]
+    demand: list[str]
+
+
+@dataclass(frozen=True)
+class TurnSkipped(Event):
+    kind = "turn_skipped"
+    player: int
+    reason: str  # "blocked" or "empty_hand"
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """`winners`: the winning seats, known only with printed identity cards."""
+
+    kind = "game_over"
+    winner: str
+    assembled: int
+    winners: list[int] | None = None
+
+
+EVENTS = (FirstPlayer, CardAdded, CardDiscarded, BlockPlayed, CardDrawn, ModuleFull,
+          ModuleAssembled, ModuleFailed, TurnSkipped, GameOver)
 
 
 # -- setup counts ---------------------------------------------------------------------------
@@ -336,7 +421,7 @@ class SecretOperation(PhasedGame):
             raise IllegalAction("no_such_seat", got=action.choice, players=self.players)
         self.phase = "turn"
         self.turn = seat
-        return [Event("first_player", {"player": seat, "by_lot": action.choice == HOST_PICKS})]
+        return [FirstPlayer(seat, action.choice == HOST_PICKS)]
 
     def _check_turn(self, choice: str, face_down: dict[str, int]) -> tuple[str, str]:
         """The move named by `choice`, or IllegalAction naming the rule it breaks."""
@@ -387,25 +472,23 @@ class SecretOperation(PhasedGame):
         self.hands[seat] -= 1
         if verb == "discard":
             self.discard_pile.append(target)
-            return [Event("card_discarded", {"player": seat, "card": target}),
+            return [CardDiscarded(seat, target),
                     *self._end_turn()]
         if verb == "block":
             self.blocked.add(int(target))
-            return [Event("block_played", {"player": seat, "target": int(target)}),
+            return [BlockPlayed(seat, int(target)),
                     *self._end_turn()]
         return self._add_card(seat, int(target) - 1)
 
     def _add_card(self, seat: int, index: int) -> list[Event]:
         module = self.modules[index]
         module.cards += 1
-        events = [Event("card_added", {"player": seat, "module": index + 1,
-                                       "count": module.cards, "demand": len(module.demand)})]
+        events = [CardAdded(seat, index + 1, module.cards, len(module.demand))]
         if module.cards < len(module.demand):
             return events + self._end_turn()
         self.phase = "reveal"
         self.revealing = index
-        return events + [Event("module_full", {"player": seat, "module": index + 1,
-                                               "demand": list(module.demand)})]
+        return events + [ModuleFull(seat, index + 1, list(module.demand))]
 
     def _check_reveal(self, choice: str, face_down: dict[str, int]) -> list[str]:
         module = self._revealing()
@@ -431,14 +514,12 @@ class SecretOperation(PhasedGame):
         revealed = in_card_order(cards)
         if Counter(cards) == Counter(module.demand):
             module.assembled = True
-            events = [Event("module_assembled", {"module": index + 1, "cards": revealed,
-                                                 "assembled": self.assembled()})]
+            events = [ModuleAssembled(index + 1, revealed, self.assembled())]
             if self.assembled() == MODULES:
                 return events + [self._game_over(ENGINEERS)]
             return events + self._end_turn()
         self.discard_pile.extend(revealed)
-        return [Event("module_failed", {"module": index + 1, "cards": revealed,
-                                        "demand": list(module.demand)}), *self._end_turn()]
+        return [ModuleFailed(index + 1, revealed, list(module.demand)), *self._end_turn()]
 
     PHASES = {
         "first_player": Phase(_ask_first_player, _on_first_player),
@@ -457,7 +538,7 @@ class SecretOperation(PhasedGame):
             self.deck -= 1
             self.hands[seat] += 1
             self.drawn[seat] += 1
-            events.append(Event("card_drawn", {"player": seat, "deck": self.deck}))
+            events.append(CardDrawn(seat, self.deck))
         return events + self._pass_turn(seat)
 
     def _pass_turn(self, seat: int) -> list[Event]:
@@ -469,9 +550,9 @@ class SecretOperation(PhasedGame):
             if seat in self.blocked:
                 self.blocked.remove(seat)
                 self.discard_pile.append(BLOCK)
-                events.append(Event("turn_skipped", {"player": seat, "reason": "blocked"}))
+                events.append(TurnSkipped(seat, "blocked"))
             elif self.hands[seat] == 0:
-                events.append(Event("turn_skipped", {"player": seat, "reason": "empty_hand"}))
+                events.append(TurnSkipped(seat, "empty_hand"))
             else:
                 self.turn = seat
                 return events
@@ -491,10 +572,8 @@ class SecretOperation(PhasedGame):
         self.phase = "over"
         self.turn = None
         self.winner = side
-        facts: dict[str, Any] = {"winner": side, "assembled": self.assembled()}
-        if self.identities is not None:
-            facts["winners"] = self.winners()
-        return Event("game_over", facts)
+        return GameOver(side, self.assembled(),
+                        None if self.identities is None else self.winners())
 
     def impostor_seats(self) -> list[int]:
         """With printed identity cards, who the impostors are; else empty."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, PhasedGame, setting
 
@@ -35,9 +36,6 @@ NAME = "secret-squad"  # on the command line, in journals and deck numbers
 TITLE = "Secret Squad"  # said aloud and printed
 DECK_CODE = 1  # the first digit of its printed decks' numbers
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
-# What can happen: the kinds of the events `apply` returns.
-EVENTS = ("round_started", "card_drawn", "answered", "card_done", "card_skipped", "point_now",
-          "reveal_now", "round_scored", "game_over")
 
 PICK_POINTS = 3
 PICKED_BONUS = 1
@@ -50,6 +48,82 @@ class Settings:
     cards_per_round: int = setting(3, 1, 10)
     first_box: int = setting(1, 1, 8)  # printed cards: the box read in round 1 (the table's,
     # not the rules')
+
+
+# -- what can happen: the events `apply` returns ---------------------------------------------
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    kind = "round_started"
+    round: int
+
+
+@dataclass(frozen=True)
+class CardDrawn(Event):
+    """The round's `index`-th card (1-based), deck card number `card`, is read."""
+
+    kind = "card_drawn"
+    round: int
+    index: int
+    card: int
+
+
+@dataclass(frozen=True)
+class Answered(Event):
+    kind = "answered"
+    player: int
+    answer: str
+
+
+@dataclass(frozen=True)
+class CardDone(Event):
+    """Everyone answered the card: the seats that said YUP and NOPE."""
+
+    kind = "card_done"
+    index: int
+    card: int
+    yup: list[int]
+    nope: list[int]
+
+
+@dataclass(frozen=True)
+class CardSkipped(Event):
+    kind = "card_skipped"
+    card: int
+
+
+@dataclass(frozen=True)
+class PointNow(Event):
+    kind = "point_now"
+
+
+@dataclass(frozen=True)
+class RevealNow(Event):
+    kind = "reveal_now"
+    round: int
+
+
+@dataclass(frozen=True)
+class RoundScored(Event):
+    """`awards`: each seat's pick and bonus points; `pointed_at`: -1 for nobody."""
+
+    kind = "round_scored"
+    round: int
+    awards: list[dict[str, Any]]
+    squads: list[str]
+    pointed_at: list[int]
+    scores: list[int]
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    kind = "game_over"
+    scores: list[int]
+    winners: list[int]
+
+
+EVENTS = (RoundStarted, CardDrawn, Answered, CardDone, CardSkipped, PointNow, RevealNow,
+          RoundScored, GameOver)
 
 
 def squad_cards(players: int) -> int:
@@ -149,15 +223,15 @@ class SecretSquad(PhasedGame):
 
     def _on_deal(self, action: Action) -> list[Event]:
         self.phase = "question"
-        return [Event("round_started", {"round": self.round}), self._draw()]
+        return [RoundStarted(self.round), self._draw()]
 
     def _on_answer(self, action: Action) -> list[Event]:
         card = self.cards[-1]
         card.answers[action.player] = action.choice
-        events = [Event("answered", {"player": action.player, "answer": action.choice})]
+        events = [Answered(action.player, action.choice)]
         if len(card.answers) < self.players:
             return events
-        events.append(Event("card_done", self.tally(len(self.cards) - 1)))
+        events.append(self.tally(len(self.cards) - 1))
         if len(self.cards) < self.settings.cards_per_round:
             events.append(self._draw())
         else:
@@ -166,7 +240,7 @@ class SecretSquad(PhasedGame):
 
     def _on_ready(self, action: Action) -> list[Event]:
         self.phase = "point"
-        return [Event("point_now", {})]
+        return [PointNow()]
 
     def _on_point(self, action: Action) -> list[Event]:
         self.pointed_at[action.player] = int(action.choice)
@@ -174,8 +248,8 @@ class SecretSquad(PhasedGame):
             self.phase = "reveal"
             if self.dealt is not None:
                 self.squads = list(self.dealt[self.round - 1])
-                return [Event("reveal_now", {"round": self.round}), *self._score_round()]
-            return [Event("reveal_now", {"round": self.round})]
+                return [RevealNow(self.round), *self._score_round()]
+            return [RevealNow(self.round)]
         return []
 
     def _on_squad(self, action: Action) -> list[Event]:
@@ -194,7 +268,7 @@ class SecretSquad(PhasedGame):
             raise IllegalAction("no_card_to_skip")
         skipped = self.cards.pop()
         self.deck.append(skipped.number)
-        return [Event("card_skipped", {"card": skipped.number}), self._draw()]
+        return [CardSkipped(skipped.number), self._draw()]
 
     PHASES = {
         "deal": Phase(lambda game: Decision("deal", None, ("ready",)), _on_deal),
@@ -210,8 +284,7 @@ class SecretSquad(PhasedGame):
     def _draw(self) -> Event:
         card = Card(self.deck.pop(0), {})
         self.cards.append(card)
-        return Event("card_drawn", {"round": self.round, "index": len(self.cards),
-                                    "card": card.number})
+        return CardDrawn(self.round, len(self.cards), card.number)
 
     def _score_round(self) -> list[Event]:
         squads = [squad or "" for squad in self.squads]
@@ -220,17 +293,14 @@ class SecretSquad(PhasedGame):
         for seat, award in enumerate(awards):
             self.scores[seat] += award["pick"] + award["bonus"]
         self.history.append(awards)
-        events = [Event("round_scored", {"round": self.round, "awards": awards,
-                                         "squads": squads, "pointed_at": pointed_at,
-                                         "scores": list(self.scores)})]
+        events = [RoundScored(self.round, awards, squads, pointed_at, list(self.scores))]
         self.deck.extend(card.number for card in self.cards)  # used cards to the bottom
         self.cards = []
         self.pointed_at = [None] * self.players
         self.squads = [None] * self.players
         if self.round == self.settings.rounds:
             self.phase = "over"
-            events.append(Event("game_over", {"scores": list(self.scores),
-                                              "winners": self.winners()}))
+            events.append(GameOver(list(self.scores), self.winners()))
         else:
             self.round += 1
             self.phase = "deal"
@@ -238,15 +308,13 @@ class SecretSquad(PhasedGame):
 
     # -- what the table can ask ---------------------------------------------------------
 
-    def tally(self, index: int) -> dict[str, object]:
+    def tally(self, index: int) -> CardDone:
         """Who said YUP and who said NOPE on this round's card `index` (0-based)."""
         card = self.cards[index]
-        return {
-            "index": index + 1,
-            "card": card.number,
-            "yup": [seat for seat, answer in sorted(card.answers.items()) if answer == "yup"],
-            "nope": [seat for seat, answer in sorted(card.answers.items()) if answer == "nope"],
-        }
+        return CardDone(
+            index + 1, card.number,
+            [seat for seat, answer in sorted(card.answers.items()) if answer == "yup"],
+            [seat for seat, answer in sorted(card.answers.items()) if answer == "nope"])
 
     def winners(self) -> list[int]:
         best = max(self.scores)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction
+from voicehost.games.base import Action, Decision, IllegalAction
 from voicehost.games.deck import Deck, letters
 from voicehost.games.layout import SQUAD_BOXES, squad_layout
 from voicehost.games.secret_squad import (
@@ -13,6 +13,7 @@ from voicehost.games.secret_squad import (
     NAME,
     SQUADS,
     TITLE,
+    CardDrawn,
     SecretSquad,
     Settings,
     squad_cards,
@@ -222,9 +223,7 @@ class SecretSquadTable(Table):
         if decision.kind != "answer":
             return []
         card = self.game.cards[-1]
-        recap = self.narrate([Event("card_drawn", {"round": self.game.round,
-                                                   "index": len(self.game.cards),
-                                                   "card": card.number})])
+        recap = self.narrate([CardDrawn(self.game.round, len(self.game.cards), card.number)])
         return recap + [self.lines("answered", name=self.name_of(seat), answer=answer)
                         for seat, answer in sorted(card.answers.items())]
 
@@ -243,4 +242,4 @@ class SecretSquadTable(Table):
         done = [i for i, card in enumerate(cards) if len(card.answers) == self.game.players]
         if not done:
             return [self.lines("no_tally")]
-        return [" ".join(self._tally_line(self.game.tally(i)) for i in done)]
+        return [" ".join(self._tally_line(self.game.tally(i).facts) for i in done)]

@@ -363,10 +363,10 @@ class Table(ABC):
         return getattr(self, f"_say_{event.kind}")(event.facts)
 
     @classmethod
-    def unnarrated(cls, kinds: Sequence[str]) -> list[str]:
-        """The event kinds of `kinds` this table neither narrates nor declares silent."""
-        return [kind for kind in kinds
-                if kind not in cls.silent_events and not hasattr(cls, f"_say_{kind}")]
+    def unnarrated(cls, events: Sequence[type[Event]]) -> list[str]:
+        """The kinds of `events` this table neither narrates nor declares silent."""
+        return [event.kind for event in events if event.kind not in cls.silent_events
+                and not hasattr(cls, f"_say_{event.kind}")]
 
     def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
