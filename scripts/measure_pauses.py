@@ -113,7 +113,7 @@ def cases(per_decision: int, seed: int) -> list[tuple[Paused, Grammar]]:
 def settle_for(recognizer: Recognizer) -> Callable[[], None]:
     """Wait for the engine's running preview (Whisper's; the split engine's current one)."""
     def settle() -> None:
-        engine = getattr(recognizer, "current", recognizer)
+        engine = getattr(recognizer, "inner", recognizer)
         preview = getattr(engine, "_preview", None)
         if preview is not None:
             preview.result()

@@ -73,10 +73,10 @@ class Script:
             return MicLost(self.now)
         if line is None:
             self.now += PATIENCE_S if command.timeout_s is None else command.timeout_s
-            return Silence(False, self.now)
+            return Silence(self.now, False)
         self.now += SPEAKING_S
         self.heard_at[line] = self.now
-        return Heard(Hearing(line, 0.9, SPEAKING_S, 0.01), False, self.now)
+        return Heard(self.now, False, Hearing(line, 0.9, SPEAKING_S, 0.01))
 
     def said(self) -> list[str]:
         return [" ".join(command.lines) for command in self.commands if isinstance(command, Say)]

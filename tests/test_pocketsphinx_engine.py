@@ -9,8 +9,9 @@ of four synthesizers, crowd babble, reverb and real recordings is measured by
 
 The bars below are what this engine reaches today (docs/hearing.md), a few points under the
 measured numbers so that a new command in prompts/ or another espeak-ng build does not flip
-them. They are NOT the issue's bar (every phrase right in every voice): the bundled acoustic
-model does not reach it on espeak-ng speech; this test keeps the engine from getting worse.
+them. They are not the bar the host aims for (every phrase right in every voice): the bundled
+acoustic model does not reach it on espeak-ng speech; this test keeps the engine from getting
+worse.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ import json
 import random
 import types
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 
@@ -178,8 +177,7 @@ def test_a_table_that_says_nothing_of_an_event_is_refused() -> None:
     forgetful = type("ForgetfulTable", (SecretSquadTable,), {"_say_answered": None})
     assert forgetful.unnarrated([secret_squad.Answered]) == []  # a narrator by its name
 
-    @dataclass(frozen=True)
-    class Unheard(Event):
-        kind = "no_such_event"
+    class Unheard(Event, kind="no_such_event"):
+        """An event no table has heard of."""
 
     assert SecretSquadTable.unnarrated([Unheard]) == ["no_such_event"]

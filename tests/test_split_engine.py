@@ -41,7 +41,7 @@ def split() -> SplitRecognizer:
 def test_each_decision_goes_to_the_engine_that_hears_it_best(
         split: SplitRecognizer, decision: str, players: int, game: str, engine: type) -> None:
     split.set_phrases(hear_grammar(None, decision, players, game, 0).phrases)
-    assert isinstance(split.current, engine)
+    assert isinstance(split.inner, engine)
 
 
 def test_the_split_knows_every_word_of_the_deck_the_game_deals() -> None:
@@ -56,13 +56,13 @@ def test_pocketsphinx_is_built_only_when_a_deck_word_is_offered() -> None:
         split.set_phrases(hear_grammar(None, decision, players, game).phrases)
     assert split.long is None
     split.set_phrases(GUESS.phrases)
-    assert isinstance(split.long, PocketsphinxRecognizer) and split.current is split.long
+    assert isinstance(split.long, PocketsphinxRecognizer) and split.inner is split.long
 
 
 def test_every_pouch_pairs_guess_goes_to_pocketsphinx(split: SplitRecognizer) -> None:
     for pouch in range(len(deck())):
         split.set_phrases(hear_grammar(None, "guess", 5, "ferret-out", pouch).phrases)
-        assert isinstance(split.current, PocketsphinxRecognizer), pouch
+        assert isinstance(split.inner, PocketsphinxRecognizer), pouch
 
 
 @pytest.mark.parametrize(("grammar", "said", "alone", "meant"), [
@@ -78,7 +78,7 @@ def test_each_list_is_heard_as_its_engine_alone_hears_it(split: SplitRecognizer,
     engine = alone()
     engine.set_phrases(grammar.phrases)  # type: ignore[attr-defined]
     expected = recognize(engine, pcm)
-    assert isinstance(split.current, alone)
+    assert isinstance(split.inner, alone)
     assert heard.text == expected.text and heard.text
     assert heard.confidence == pytest.approx(expected.confidence, abs=1e-6)
     intent, _ = grammar.match(heard.text)  # type: ignore[attr-defined]

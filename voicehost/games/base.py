@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, dataclass_transform
 
 
 def setting(default: int, least: int, most: int) -> Any:
@@ -50,14 +50,20 @@ class Action:
         return cls(data["kind"], data["player"], data.get("choice", ""))
 
 
-@dataclass(frozen=True)
+@dataclass_transform(frozen_default=True)
 class Event:
-    """Something that happened, in the rules' words: each kind of event is a frozen dataclass
-    of its own, declared in its rules module's EVENTS. `facts` are its fields as plain data: a
+    """Something that happened, in the rules' words. Each kind of event is a class of its own,
+    declared in its rules module's EVENTS as `class CardDrawn(Event, kind="card_drawn")` with
+    its facts as annotated fields: a frozen dataclass. `facts` are its fields as plain data: a
     field with a default that is None is left out, and `details` (facts that depend on the
     reason, as a refusal's) are spread."""
 
     kind: ClassVar[str]
+
+    def __init_subclass__(cls, kind: str, **rest: Any) -> None:
+        super().__init_subclass__(**rest)
+        cls.kind = kind
+        dataclass(frozen=True)(cls)
 
     @property
     def facts(self) -> dict[str, Any]:

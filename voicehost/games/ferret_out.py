@@ -65,11 +65,9 @@ ENDINGS: tuple[str | int, ...] = ("rounds", 15, 20)
 
 # -- what can happen: the events `apply` returns ---------------------------------------------
 
-@dataclass(frozen=True)
-class RoundStarted(Event):
+class RoundStarted(Event, kind="round_started"):
     """The CFO's sleeve for the round: its `orientation` step, and the pouch (box) on show."""
 
-    kind = "round_started"
     round: int
     cfo: int
     orientation: str
@@ -78,34 +76,26 @@ class RoundStarted(Event):
     pouch: int
 
 
-@dataclass(frozen=True)
-class NumberChosen(Event):
-    kind = "number_chosen"
+class NumberChosen(Event, kind="number_chosen"):
     round: int
     number: int
     rolled: bool
 
 
-@dataclass(frozen=True)
-class ClueGiven(Event):
-    kind = "clue_given"
+class ClueGiven(Event, kind="clue_given"):
     player: int
     clue: str
 
 
-@dataclass(frozen=True)
-class AccusationsDone(Event):
-    kind = "accusations_done"
+class AccusationsDone(Event, kind="accusations_done"):
     round: int
     accusations: list[int]
     named_themselves: list[int]
 
 
-@dataclass(frozen=True)
-class RoundScored(Event):
+class RoundScored(Event, kind="round_scored"):
     """`breakdown`: each award behind the `points`, in the rulebook's order."""
 
-    kind = "round_scored"
     round: int
     weasel: int
     ferret_word: str | None  # None: the Weasel was not among those who guessed
@@ -116,18 +106,14 @@ class RoundScored(Event):
     scores: list[int]
 
 
-@dataclass(frozen=True)
-class TieBreak(Event):
+class TieBreak(Event, kind="tie_break"):
     """The game's end was reached with the lead shared: one more round, `round`."""
 
-    kind = "tie_break"
     round: int
     leaders: list[int]
 
 
-@dataclass(frozen=True)
-class GameOver(Event):
-    kind = "game_over"
+class GameOver(Event, kind="game_over"):
     scores: list[int]
     winners: list[int]
 

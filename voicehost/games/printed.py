@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from voicehost.games.base import Action, Decision, Event, Game, IllegalAction
@@ -28,28 +28,22 @@ DECK_OPTIONS = ("digits",)
 
 # -- what reading the number can give ---------------------------------------------------------
 
-@dataclass(frozen=True)
-class DeckDigits(Event):
+class DeckDigits(Event, kind="deck_digits"):
     """A group of digits was `said`; `heard` is the number so far."""
 
-    kind = "deck_digits"
     heard: str
     said: str
 
 
-@dataclass(frozen=True)
-class DeckRefused(Event):
+class DeckRefused(Event, kind="deck_refused"):
     """The `number` failed its check: `reason` names the check, `details` say how."""
 
-    kind = "deck_refused"
     number: str
     reason: str
     details: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class DeckRead(Event):
-    kind = "deck_read"
+class DeckRead(Event, kind="deck_read"):
     deck: str
 
 

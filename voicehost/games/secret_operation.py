@@ -88,83 +88,63 @@ Demand = tuple[str, ...]
 
 # -- what can happen: the events `apply` returns ---------------------------------------------
 
-@dataclass(frozen=True)
-class FirstPlayer(Event):
-    kind = "first_player"
+class FirstPlayer(Event, kind="first_player"):
     player: int
     by_lot: bool  # the host drew the first player
 
 
-@dataclass(frozen=True)
-class CardAdded(Event):
+class CardAdded(Event, kind="card_added"):
     """A card went face down on `module` (1-based): `count` cards of its `demand` now."""
 
-    kind = "card_added"
     player: int
     module: int
     count: int
     demand: int
 
 
-@dataclass(frozen=True)
-class CardDiscarded(Event):
-    kind = "card_discarded"
+class CardDiscarded(Event, kind="card_discarded"):
     player: int
     card: str
 
 
-@dataclass(frozen=True)
-class BlockPlayed(Event):
-    kind = "block_played"
+class BlockPlayed(Event, kind="block_played"):
     player: int
     target: int
 
 
-@dataclass(frozen=True)
-class CardDrawn(Event):
+class CardDrawn(Event, kind="card_drawn"):
     """`player` drew; `deck` cards are left."""
 
-    kind = "card_drawn"
     player: int
     deck: int
 
 
-@dataclass(frozen=True)
-class ModuleFull(Event):
-    kind = "module_full"
+class ModuleFull(Event, kind="module_full"):
     player: int
     module: int
     demand: list[str]
 
 
-@dataclass(frozen=True)
-class ModuleAssembled(Event):
-    kind = "module_assembled"
+class ModuleAssembled(Event, kind="module_assembled"):
     module: int
     cards: list[str]
     assembled: int
 
 
-@dataclass(frozen=True)
-class ModuleFailed(Event):
-    kind = "module_failed"
+class ModuleFailed(Event, kind="module_failed"):
     module: int
     cards: list[str]
     demand: list[str]
 
 
-@dataclass(frozen=True)
-class TurnSkipped(Event):
-    kind = "turn_skipped"
+class TurnSkipped(Event, kind="turn_skipped"):
     player: int
     reason: str  # "blocked" or "empty_hand"
 
 
-@dataclass(frozen=True)
-class GameOver(Event):
+class GameOver(Event, kind="game_over"):
     """`winners`: the winning seats, known only with printed identity cards."""
 
-    kind = "game_over"
     winner: str
     assembled: int
     winners: list[int] | None = None

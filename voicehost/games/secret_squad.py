@@ -52,62 +52,47 @@ class Settings:
 
 # -- what can happen: the events `apply` returns ---------------------------------------------
 
-@dataclass(frozen=True)
-class RoundStarted(Event):
-    kind = "round_started"
+class RoundStarted(Event, kind="round_started"):
     round: int
 
 
-@dataclass(frozen=True)
-class CardDrawn(Event):
+class CardDrawn(Event, kind="card_drawn"):
     """The round's `index`-th card (1-based), deck card number `card`, is read."""
 
-    kind = "card_drawn"
     round: int
     index: int
     card: int
 
 
-@dataclass(frozen=True)
-class Answered(Event):
-    kind = "answered"
+class Answered(Event, kind="answered"):
     player: int
     answer: str
 
 
-@dataclass(frozen=True)
-class CardDone(Event):
+class CardDone(Event, kind="card_done"):
     """Everyone answered the card: the seats that said YUP and NOPE."""
 
-    kind = "card_done"
     index: int
     card: int
     yup: list[int]
     nope: list[int]
 
 
-@dataclass(frozen=True)
-class CardSkipped(Event):
-    kind = "card_skipped"
+class CardSkipped(Event, kind="card_skipped"):
     card: int
 
 
-@dataclass(frozen=True)
-class PointNow(Event):
-    kind = "point_now"
+class PointNow(Event, kind="point_now"):
+    """Everyone is ready: the pointing begins."""
 
 
-@dataclass(frozen=True)
-class RevealNow(Event):
-    kind = "reveal_now"
+class RevealNow(Event, kind="reveal_now"):
     round: int
 
 
-@dataclass(frozen=True)
-class RoundScored(Event):
+class RoundScored(Event, kind="round_scored"):
     """`awards`: each seat's pick and bonus points; `pointed_at`: -1 for nobody."""
 
-    kind = "round_scored"
     round: int
     awards: list[dict[str, Any]]
     squads: list[str]
@@ -115,9 +100,7 @@ class RoundScored(Event):
     scores: list[int]
 
 
-@dataclass(frozen=True)
-class GameOver(Event):
-    kind = "game_over"
+class GameOver(Event, kind="game_over"):
     scores: list[int]
     winners: list[int]
 

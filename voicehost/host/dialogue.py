@@ -71,7 +71,7 @@ class Append:
 @dataclass(frozen=True)
 class Listen:
     """Hear one utterance limited to `phrases` (`free`: free speech, kept as a recording).
-    Answered by Heard (or Recorded), Silence, MicLost or InputEnded."""
+    Answered by Heard, Silence, MicLost or InputEnded."""
 
     phrases: Sequence[str]
     timeout_s: float | None = None
@@ -109,40 +109,34 @@ Command = Say | Emit | Append | Listen | WaitForMicrophone | Now | Keep | Done
 # -- what the driver answers ---------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Heard:
-    hearing: Hearing
-    too_loud: bool  # the room, as heard with it
+class Tick:
+    """The time on the driver's clock, in seconds: the answer to Now and WaitForMicrophone,
+    and part of every answer to Listen."""
+
     now: float
 
 
-@dataclass(frozen=True)
-class Recorded:
-    recording: Recording
-    too_loud: bool
-    now: float
+class MicLost(Tick):
+    """The microphone stopped delivering audio; the utterance it cut short is lost."""
 
 
-@dataclass(frozen=True)
-class Silence:
-    too_loud: bool
-    now: float
-
-
-@dataclass(frozen=True)
-class MicLost:
-    now: float
-
-
-@dataclass(frozen=True)
-class InputEnded:
+class InputEnded(Tick):
     """Nobody will ever answer again (stdin closed): the game is saved as it is."""
 
-    now: float
+
+@dataclass(frozen=True)
+class Silence(Tick):
+    """Nobody spoke in time. `too_loud`: whether the room, as heard, drowns a player."""
+
+    too_loud: bool
 
 
 @dataclass(frozen=True)
-class Tick:
-    now: float
+class Heard(Silence):
+    """What the recognizer made of an utterance; for free speech, the `recording` too."""
+
+    hearing: Hearing
+    recording: Recording | None = None
 
 
 @dataclass(frozen=True)
@@ -150,7 +144,7 @@ class Kept:
     clip: str  # the recording's reference, relative to the journal's folder
 
 
-Answer = Heard | Recorded | Silence | MicLost | InputEnded | Tick | Kept
+Answer = Tick | Kept
 T = TypeVar("T")
 Steps = Generator[Command, Answer | None, T]
 
@@ -200,7 +194,7 @@ class Dialogue:
 
     def receive(self, answer: Answer) -> list[Command]:
         """The answer to the last command; the commands that follow from it."""
-        if not isinstance(answer, Kept):
+        if isinstance(answer, Tick):
             self.now = answer.now
         return self._advance(answer)
 
@@ -271,14 +265,14 @@ class Dialogue:
 
     def _through_losses(self, listen: Listen, decision: Decision | None, grammar: Grammar,
                         moment: tuple[str, tuple[str, ...]] = CONFIRMING,
-                        player: int | None = None) -> Steps[Heard | Recorded | Silence]:
+                        player: int | None = None) -> Steps[Silence]:
         """Listen; while the microphone is lost, say so, wait for it and ask again: nothing
         is lost."""
         while True:
             answer = yield listen
             if isinstance(answer, InputEnded):
                 raise EndOfInput
-            if isinstance(answer, Heard | Recorded | Silence):
+            if isinstance(answer, Silence):  # or Heard
                 self.too_loud = answer.too_loud
                 return answer
             asked = self.last_items
@@ -325,7 +319,7 @@ class Dialogue:
         self._listening(decision, grammar)
         answer = yield from self._through_losses(Listen(grammar.phrases, free=True),
                                                  decision, grammar)
-        if not isinstance(answer, Recorded):
+        if not isinstance(answer, Heard) or answer.recording is None:
             self.emit(stream.Heard("", None, 0.0))
             return None, "silence"
         recording = answer.recording

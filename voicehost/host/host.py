@@ -9,29 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from voicehost.games.base import Action
+from voicehost.host import dialogue
 from voicehost.host.clips import Playback, load_clip, save_clip
-from voicehost.host.dialogue import (
-    Answer,
-    Append,
-    Command,
-    Dialogue,
-    Done,
-    Emit,
-    Heard,
-    InputEnded,
-    Keep,
-    Kept,
-    Listen,
-    MicLost,
-    Now,
-    Outcome,
-    Recorded,
-    Say,
-    Silence,
-    Steps,
-    Tick,
-    WaitForMicrophone,
-)
+from voicehost.host.dialogue import Answer, Command, Dialogue, Outcome, Steps
 from voicehost.host.events import EventStream
 from voicehost.host.table import Table
 from voicehost.store.journal import Journal
@@ -67,46 +47,45 @@ class Host:
             *now, waiting = commands
             for command in now:
                 self.carry_out(command)
-            if isinstance(waiting, Done):
+            if isinstance(waiting, dialogue.Done):
                 return waiting.result
             commands = self.dialogue.receive(self.answer(waiting))
 
     def carry_out(self, command: Command) -> None:
-        if isinstance(command, Say):
+        if isinstance(command, dialogue.Say):
             self.say(command.lines)
-        elif isinstance(command, Emit):
+        elif isinstance(command, dialogue.Emit):
             self.events.emit(command.event)
-        elif isinstance(command, Append):
+        elif isinstance(command, dialogue.Append):
             self.journal.append(command.record)
         else:
             raise TypeError(f"{command!r} waits for an answer")
 
     def answer(self, command: Command) -> Answer:
-        if isinstance(command, Listen):
+        if isinstance(command, dialogue.Listen):
             return self.listen(command)
-        if isinstance(command, WaitForMicrophone):
+        if isinstance(command, dialogue.WaitForMicrophone):
             self.voice.wait_for_microphone()
-        elif isinstance(command, Keep):
-            return Kept(save_clip(self.journal.path, command.pcm, command.label))
-        elif not isinstance(command, Now):
+        elif isinstance(command, dialogue.Keep):
+            return dialogue.Kept(save_clip(self.journal.path, command.pcm, command.label))
+        elif not isinstance(command, dialogue.Now):
             raise TypeError(f"{command!r} waits for no answer")
-        return Tick(self.clock())
+        return dialogue.Tick(self.clock())
 
-    def listen(self, command: Listen) -> Answer:
+    def listen(self, command: dialogue.Listen) -> Answer:
         try:
             if command.free:
                 recording = self.voice.record(command.phrases)
-                heard: Answer | None = None if recording is None else Recorded(
-                    recording, self.voice.too_loud(), self.clock())
+                hearing = None if recording is None else recording.hearing
             else:
-                hearing = self.voice.listen(command.phrases, command.timeout_s)
-                heard = None if hearing is None else Heard(
-                    hearing, self.voice.too_loud(), self.clock())
+                recording, hearing = None, self.voice.listen(command.phrases, command.timeout_s)
         except MicrophoneLost:
-            return MicLost(self.clock())
+            return dialogue.MicLost(self.clock())
         except EndOfInput:
-            return InputEnded(self.clock())
-        return heard or Silence(self.voice.too_loud(), self.clock())
+            return dialogue.InputEnded(self.clock())
+        if hearing is None:
+            return dialogue.Silence(self.clock(), self.voice.too_loud())
+        return dialogue.Heard(self.clock(), self.voice.too_loud(), hearing, recording)
 
     def say(self, items: list[str]) -> None:
         """Say the lines; where one plays a recording, say the text up to it (its caption

@@ -97,7 +97,7 @@ def hear(recognizer: Recognizer, moment: Moment, pcm: bytes) -> tuple[str, Heari
 
 def whisper_evidence(recognizer: Recognizer) -> dict[str, float] | None:
     """What Whisper's confidence in its best phrase came from (None for another engine)."""
-    evidence = getattr(getattr(recognizer, "current", recognizer), "last_evidence", None)
+    evidence = getattr(getattr(recognizer, "inner", recognizer), "last_evidence", None)
     return asdict(evidence) if evidence is not None else None
 
 

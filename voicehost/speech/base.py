@@ -37,6 +37,31 @@ class Recognizer(Protocol):
         """End the utterance and return what was heard."""
 
 
+class Wrapping:
+    """A recognizer that hands one utterance to another, `inner` (which may change between
+    utterances, at `set_phrases`): subclasses change only what they do differently."""
+
+    inner: Recognizer
+
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        self.inner.set_phrases(phrases)
+
+    def start(self) -> None:
+        self.inner.start()
+
+    def feed(self, pcm: bytes) -> None:
+        self.inner.feed(pcm)
+
+    def preview(self) -> bool:
+        return self.inner.preview()
+
+    def complete(self) -> bool:
+        return self.inner.complete()
+
+    def finish(self) -> Hearing:
+        return self.inner.finish()
+
+
 def recognize(recognizer: Recognizer, pcm: bytes) -> Hearing:
     """Recognize one whole utterance held in memory."""
     recognizer.start()

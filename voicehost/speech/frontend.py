@@ -13,13 +13,12 @@ Each engine's package is imported only when that front end is made.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
-from voicehost.speech.base import Recognizer
-from voicehost.voice import SAMPLE_RATE, Hearing
+from voicehost.speech.base import Recognizer, Wrapping
+from voicehost.voice import SAMPLE_RATE
 
 FRONT_ENDS = ("none", "webrtc", "deepfilter")
 
@@ -231,7 +230,7 @@ def make_front_end(name: str) -> FrontEnd:
     raise ValueError(f"unknown front end {name!r}; choose from {', '.join(FRONT_ENDS)}")
 
 
-class FilteredRecognizer:
+class FilteredRecognizer(Wrapping):
     """A recognizer that hears the front end's output: the endpointer still hears the raw
     microphone (a suppressor that thins the gaps between a crowd's words would make the
     crowd sound like a player), the engine hears the cleaned speech. The front end runs on
@@ -241,24 +240,9 @@ class FilteredRecognizer:
 
     def __init__(self, front_end: FrontEnd, recognizer: Recognizer) -> None:
         self.front_end = front_end
-        self.recognizer = recognizer
+        self.inner = recognizer
         self.name = f"{front_end.name}+{recognizer.name}"
         self.open_vocabulary = getattr(recognizer, "open_vocabulary", False)
 
-    def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.recognizer.set_phrases(phrases)
-
-    def start(self) -> None:
-        self.recognizer.start()
-
     def feed(self, pcm: bytes) -> None:
-        self.recognizer.feed(self.front_end.process(pcm))
-
-    def preview(self) -> bool:
-        return self.recognizer.preview()
-
-    def complete(self) -> bool:
-        return self.recognizer.complete()
-
-    def finish(self) -> Hearing:
-        return self.recognizer.finish()
+        self.inner.feed(self.front_end.process(pcm))

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from voicehost.prompts_dir import load_yaml
-from voicehost.speech.base import Recognizer
-from voicehost.voice import Hearing
+from voicehost.speech.base import Recognizer, Wrapping
 
 
 def deck_words() -> frozenset[str]:
@@ -22,7 +21,7 @@ def deck_words() -> frozenset[str]:
                      for side in ("ferrets", "weasel") for word in pair[side])
 
 
-class SplitRecognizer:
+class SplitRecognizer(Wrapping):
     """The Recognizer protocol over `short` and the engine `make_long` builds, named
     `long_name`, which hears the lists with a phrase of `long_words`. It is built when first
     needed: a game that never offers a deck word never holds it in memory."""
@@ -34,27 +33,12 @@ class SplitRecognizer:
         self.short, self.make_long, self.long_words = short, make_long, long_words
         self.long: Recognizer | None = None
         self.name = f"{short.name} / {long_name} (deck words)"
-        self.current: Recognizer = short
+        self.inner: Recognizer = short
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.current = self.short
+        self.inner = self.short
         if any(p in self.long_words for p in phrases):
             if self.long is None:
                 self.long = self.make_long()
-            self.current = self.long
-        self.current.set_phrases(phrases)
-
-    def start(self) -> None:
-        self.current.start()
-
-    def feed(self, pcm: bytes) -> None:
-        self.current.feed(pcm)
-
-    def preview(self) -> bool:
-        return self.current.preview()
-
-    def complete(self) -> bool:
-        return self.current.complete()
-
-    def finish(self) -> Hearing:
-        return self.current.finish()
+            self.inner = self.long
+        self.inner.set_phrases(phrases)
