@@ -4,7 +4,7 @@ engine limited to the moment's phrases, read by the host's matcher (scripts/meas
 
 A phrasing is said the way `voicehost.lab.phrasings.taken` types it, but the text that reaches
 the matcher is what the engine heard: `grammar.match(spell_numbers(hearing.text))`, as
-`Host.hear` does; free speech goes `Host.hear_free`'s way (a command heard whole, else
+`Dialogue.hear` does; free speech goes `Dialogue.hear_free`'s way (a command heard whole, else
 `said_from` of the free transcript, else the recording is kept).
 """
 
