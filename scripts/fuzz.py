@@ -87,7 +87,7 @@ def check_replay(table: Table, path: Path, seen: list[int]) -> None:
 
 
 TYPED = ("yes", "no", "ready", "yup", "nope", "player two", "i pointed at cheetah", "yellow",
-         "red", "roll", "three", "add to module one", "discard energy", "block rabbit",
+         "red", "roll", "three", "add to module one", "discard energy", "block robin",
          "mechanics energy and electronics", "cheetah was the weasel", "something else")
 
 

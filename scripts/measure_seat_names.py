@@ -51,7 +51,10 @@ CANDIDATES = (
     "robin", "ostrich", "peacock", "cheetah", "panther", "elephant", "wombat", "bison",
     "reindeer", "antelope", "gazelle", "hyena", "lemur", "iguana", "beetle", "unicorn",
     "vulture", "condor", "dingo", "mongoose", "manatee", "orca", "python",
-    "viper", "magpie", "fox", "owl", "bear", "frog", "whale", "snake", "horse", "duck",
+    "viper", "magpie", "armadillo", "salamander", "rooster", "husky", "mammoth", "bobcat",
+    "mustang", "poodle", "starfish", "wolverine", "alpaca", "bunny", "cougar", "heron", "jackal",
+    "macaw", "possum", "tadpole",
+    "fox", "owl", "bear", "frog", "whale", "snake", "horse", "duck",
 )
 
 # (game, decision, how the name is said): every way the host offers a seat at a full table.

@@ -90,7 +90,7 @@ class Script:
 
 
 def squad() -> Table:
-    """Secret Squad, 3 players (Rabbit, Cheetah, Wombat), one round of one card."""
+    """Secret Squad, 3 players (Robin, Cheetah, Python), one round of one card."""
     return GAMES["secret-squad"].table.from_options(
         Seats.default(3), 4, {"rounds": "1", "cards_per_round": "1"})
 
@@ -110,12 +110,12 @@ def points(script: Script) -> list[tuple[int, str]]:
 
 
 def test_a_pointing_is_read_back_and_journaled_only_once_confirmed() -> None:
-    dialogue, script, _ = at_the_pointing("cheetah", "no", "wombat", "yes")
+    dialogue, script, _ = at_the_pointing("cheetah", "no", "python", "yes")
     assert points(script) == [(0, "2")]  # the "no" left nothing in the journal
     said = script.said()
-    assert said[-5].startswith("Rabbit pointed at Cheetah.")
+    assert said[-5].startswith("Robin pointed at Cheetah.")
     assert said[-4].startswith(tuple(dialogue.lines.table["try_again"]))
-    assert said[-3].startswith("Rabbit pointed at Wombat.")
+    assert said[-3].startswith("Robin pointed at Python.")
     assert said[-2].startswith("Cheetah, wh")
     assert script.moments()[-4:] == ["confirm", "point", "confirm", "point"]
     assert dialogue.moment == "point"  # Cheetah's turn, where the script ended
@@ -132,7 +132,7 @@ def test_the_choice_is_journaled_before_anything_is_said_of_it() -> None:
 
 
 def test_no_and_a_seat_corrects_the_pointing_and_reads_it_back_once() -> None:
-    _, script, _ = at_the_pointing("cheetah", "no, wombat", "yes")
+    _, script, _ = at_the_pointing("cheetah", "no, python", "yes")
     assert points(script) == [(0, "2")]
     assert sum("pointed at" in line for line in script.said()) == 2
 
@@ -165,12 +165,12 @@ def test_quit_answered_no_asks_the_question_again() -> None:
 
 
 def test_undo_takes_back_the_last_choice_and_asks_it_again() -> None:
-    dialogue, script, _ = at_the_pointing("cheetah", "yes", "undo", "wombat", "yes")
+    dialogue, script, _ = at_the_pointing("cheetah", "yes", "undo", "python", "yes")
     assert script.journaled()[-3:] == [
         {"type": "action", "action": {"kind": "point", "player": 0, "choice": "1"}},
         {"type": "undo"},
         {"type": "action", "action": {"kind": "point", "player": 0, "choice": "2"}}]
-    assert any(line.startswith("Undone: Rabbit pointing at Cheetah.")
+    assert any(line.startswith("Undone: Robin pointing at Cheetah.")
                for line in script.said())
     assert [action.choice for action in dialogue.actions][-1] == "2"
     assert len(dialogue.actions) == 6  # the deal, three answers, ready, one pointing
@@ -184,7 +184,7 @@ def test_a_lost_microphone_is_said_waited_for_and_the_question_asked_again() -> 
         Now, WaitForMicrophone]
     back = next(command for command in script.commands[lost + 3:] if isinstance(command, Say))
     assert back.lines[0] == "The microphone is back."
-    assert back.lines[-1] == "Rabbit, who did you point at?"
+    assert back.lines[-1] == "Robin, who did you point at?"
     assert points(script) == [(0, "1")]  # the answer after the loss is taken
 
 

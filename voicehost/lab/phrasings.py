@@ -44,8 +44,10 @@ class Phrasing:
 
 def load(path: Path) -> list[Phrasing]:
     phrasings = []
-    for group in yaml.safe_load(path.read_text(encoding="utf-8"))["moments"]:
+    corpus = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for group in corpus["moments"]:
         moment = {key: value for key, value in group.items() if key not in ("kind", "say")}
+        moment["seats"] = corpus["seats"]
         for want, says in group["say"].items():
             phrasings += [Phrasing(group["kind"], moment, str(say), str(want)) for say in says]
     return phrasings
@@ -53,7 +55,9 @@ def load(path: Path) -> list[Phrasing]:
 
 def table_at(moment: dict[str, Any]) -> tuple[Table, Decision]:
     """A fresh table at the moment, and the decision pending there."""
-    table = GAMES[moment["game"]].table(Seats.default(moment.get("players", 4)), seed=3)
+    players = moment.get("players", 4)
+    seats = Seats(tuple(moment["seats"][:players])) if "seats" in moment else Seats.default(players)
+    table = GAMES[moment["game"]].table(seats, seed=3)
     decision = moment.get("of", moment["decision"])
     if decision in ("free_clue", "free_guess"):
         return table, Decision(decision.removeprefix("free_"), moment.get("seat", 0), ())
