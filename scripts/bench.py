@@ -113,7 +113,7 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
                 continue
             called = time.monotonic()
             # at once, as the host does: the clip's own trailing silence may still be playing
-            spoken = mouth.say("Robin, yup. Cheetah?")
+            spoken = mouth.say("Cheetah, yup. Robin?")
             player.wait()
             time.sleep(0.05)  # the recorder's last chunks
             intent_latency.append(heard.response_s)

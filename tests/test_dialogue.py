@@ -90,7 +90,7 @@ class Script:
 
 
 def squad() -> Table:
-    """Secret Squad, 3 players (Robin, Cheetah, Python), one round of one card."""
+    """Secret Squad, 3 players (Cheetah, Robin, Husky), one round of one card."""
     return GAMES["secret-squad"].table.from_options(
         Seats.default(3), 4, {"rounds": "1", "cards_per_round": "1"})
 
@@ -110,19 +110,19 @@ def points(script: Script) -> list[tuple[int, str]]:
 
 
 def test_a_pointing_is_read_back_and_journaled_only_once_confirmed() -> None:
-    dialogue, script, _ = at_the_pointing("cheetah", "no", "python", "yes")
+    dialogue, script, _ = at_the_pointing("robin", "no", "husky", "yes")
     assert points(script) == [(0, "2")]  # the "no" left nothing in the journal
     said = script.said()
-    assert said[-5].startswith("Robin pointed at Cheetah.")
+    assert said[-5].startswith("Cheetah pointed at Robin.")
     assert said[-4].startswith(tuple(dialogue.lines.table["try_again"]))
-    assert said[-3].startswith("Robin pointed at Python.")
-    assert said[-2].startswith("Cheetah, wh")
+    assert said[-3].startswith("Cheetah pointed at Husky.")
+    assert said[-2].startswith("Robin, wh")
     assert script.moments()[-4:] == ["confirm", "point", "confirm", "point"]
-    assert dialogue.moment == "point"  # Cheetah's turn, where the script ended
+    assert dialogue.moment == "point"  # Robin's turn, where the script ended
 
 
 def test_the_choice_is_journaled_before_anything_is_said_of_it() -> None:
-    _, script, _ = at_the_pointing("cheetah", "yes")
+    _, script, _ = at_the_pointing("robin", "yes")
     kinds = [type(command).__name__ for command in script.commands]
     appended = max(i for i, command in enumerate(script.commands)
                    if isinstance(command, Append))
@@ -132,13 +132,13 @@ def test_the_choice_is_journaled_before_anything_is_said_of_it() -> None:
 
 
 def test_no_and_a_seat_corrects_the_pointing_and_reads_it_back_once() -> None:
-    _, script, _ = at_the_pointing("cheetah", "no, python", "yes")
+    _, script, _ = at_the_pointing("robin", "no, husky", "yes")
     assert points(script) == [(0, "2")]
     assert sum("pointed at" in line for line in script.said()) == 2
 
 
 def test_pause_waits_for_resume_and_chatter_is_nobodys_business() -> None:
-    dialogue, script, _ = at_the_pointing("pause", None, "yup", "resume", "cheetah", "yes")
+    dialogue, script, _ = at_the_pointing("pause", None, "yup", "resume", "robin", "yes")
     moments = script.moments()
     paused = moments.index("paused")
     assert moments[paused:paused + 3] == ["paused"] * 3  # silence and "yup" change nothing
@@ -148,7 +148,7 @@ def test_pause_waits_for_resume_and_chatter_is_nobodys_business() -> None:
 
 
 def test_quit_is_confirmed_and_the_game_stops_with_everything_journaled() -> None:
-    _, script, outcome = at_the_pointing("cheetah", "yes", "quit game", "yes")
+    _, script, outcome = at_the_pointing("robin", "yes", "quit game", "yes")
     assert outcome == Outcome(False, [0, 0, 0], [])
     assert Emit(Quit()) in script.commands
     assert points(script) == [(0, "1")]
@@ -158,33 +158,33 @@ def test_quit_is_confirmed_and_the_game_stops_with_everything_journaled() -> Non
 
 
 def test_quit_answered_no_asks_the_question_again() -> None:
-    _, script, outcome = at_the_pointing("quit game", "no", "cheetah", "yes")
+    _, script, outcome = at_the_pointing("quit game", "no", "robin", "yes")
     assert Emit(Quit()) not in script.commands
     assert points(script) == [(0, "1")]
     assert isinstance(outcome, Outcome) and not outcome.finished  # input ended after
 
 
 def test_undo_takes_back_the_last_choice_and_asks_it_again() -> None:
-    dialogue, script, _ = at_the_pointing("cheetah", "yes", "undo", "python", "yes")
+    dialogue, script, _ = at_the_pointing("robin", "yes", "undo", "husky", "yes")
     assert script.journaled()[-3:] == [
         {"type": "action", "action": {"kind": "point", "player": 0, "choice": "1"}},
         {"type": "undo"},
         {"type": "action", "action": {"kind": "point", "player": 0, "choice": "2"}}]
-    assert any(line.startswith("Undone: Robin pointing at Cheetah.")
+    assert any(line.startswith("Undone: Cheetah pointing at Robin.")
                for line in script.said())
     assert [action.choice for action in dialogue.actions][-1] == "2"
     assert len(dialogue.actions) == 6  # the deal, three answers, ready, one pointing
 
 
 def test_a_lost_microphone_is_said_waited_for_and_the_question_asked_again() -> None:
-    _, script, _ = at_the_pointing(LOST, "cheetah", "yes", away_s=30.0)
+    _, script, _ = at_the_pointing(LOST, "robin", "yes", away_s=30.0)
     lost = next(i for i, command in enumerate(script.commands) if
                 isinstance(command, Say) and "microphone" in " ".join(command.lines).lower())
     assert [type(command) for command in script.commands[lost + 1:lost + 3]] == [
         Now, WaitForMicrophone]
     back = next(command for command in script.commands[lost + 3:] if isinstance(command, Say))
     assert back.lines[0] == "The microphone is back."
-    assert back.lines[-1] == "Robin, who did you point at?"
+    assert back.lines[-1] == "Cheetah, who did you point at?"
     assert points(script) == [(0, "1")]  # the answer after the loss is taken
 
 

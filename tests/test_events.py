@@ -126,9 +126,9 @@ def test_every_move_of_a_game_can_be_told_when_it_is_undone(game: str, tmp_path:
 
 def test_an_undone_answer_is_told_as_a_person_would() -> None:
     table = GAMES["secret-squad"].table(Seats.default(4), seed=1)
-    assert table.describe_action(Action("answer", 0, "yup")) == "Robin's answer, yup"  # was
-    # "robin, answer yup"
-    assert table.describe_action(Action("point", 1, "2")) == "Cheetah pointing at Python"
+    assert table.describe_action(Action("answer", 0, "yup")) == "Cheetah's answer, yup"  # was
+    # "cheetah, answer yup"
+    assert table.describe_action(Action("point", 1, "2")) == "Robin pointing at Husky"
     assert table.describe_action(Action("skip_card", None)) == "the skipped card"
 
 
@@ -188,7 +188,7 @@ def test_quit_game_during_a_read_back_stops_the_game(tmp_path: Path) -> None:
     voice, records, path = typed_game(tmp_path, *TO_THE_POINTING, "player two", "quit game",
                                       "yes")
     asked = [i for i, line in enumerate(voice.said) if "Stop the game?" in line]
-    read_back = [i for i, line in enumerate(voice.said) if "Robin pointed at Cheetah" in line]
+    read_back = [i for i, line in enumerate(voice.said) if "Cheetah pointed at Robin" in line]
     assert asked and read_back and read_back[0] < asked[0]  # was: "say yes or no"
     assert records[-1]["event"] == "quit"
     assert not any(a.kind == "point" for a in actions_of(read_records(path)))

@@ -70,9 +70,9 @@ def test_the_roll_call_names_every_seat_in_order_and_each_answers(tmp_path: Path
         ("roll_call", 0), ("roll_call", 1), ("roll_call", 2)]
     assert listens[0]["say"] == {"in": IN}
     called = [line for line in voice.said if "I'm in" in line]
-    named = [next(n for n in ("Robin", "Cheetah", "Python") if n in line.split("I'm in")[-1]
+    named = [next(n for n in ("Cheetah", "Robin", "Husky") if n in line.split("I'm in")[-1]
                   or line.endswith(f"{n}, say I'm in.")) for line in called]
-    assert named == ["Robin", "Cheetah", "Python"]
+    assert named == ["Cheetah", "Robin", "Husky"]
     assert "first" in called[0] and "left" in called[0]
     assert listens[3]["decision"] == "deal"  # then the game
 
@@ -80,8 +80,8 @@ def test_the_roll_call_names_every_seat_in_order_and_each_answers(tmp_path: Path
 def test_a_seat_the_host_cannot_hear_gets_a_word_about_it(tmp_path: Path) -> None:
     voice, records = hosted(tmp_path, squad(), IN, None, "mumble", IN, "ready")
     said = " ".join(voice.said)
-    assert "I can't hear Cheetah" in said
-    assert "couldn't hear Cheetah" in said  # and at the end of the roll call
+    assert "I can't hear Robin" in said
+    assert "couldn't hear Robin" in said  # and at the end of the roll call
     assert [r["player"] for r in records if r["event"] == "listen"][:4] == [0, 1, 1, 2]
 
 
@@ -108,13 +108,13 @@ def test_repeat_after_a_miss_repeats_the_question_not_the_miss(tmp_path: Path) -
 
 
 def test_a_choice_the_rules_refuse_is_refused_before_it_is_read_back(tmp_path: Path) -> None:
-    # 3 players: 2 yellow and 2 red cards, one set aside. Robin and Cheetah say red: Python cannot.
+    # 3 players: 2 yellow and 2 red cards, one set aside. Cheetah and Robin say red: Husky cannot.
     to_the_reveal = [IN, IN, IN, "ready", "yup", "nope", "yup", "ready",
-                     "cheetah", "yes", "robin", "yes", "robin", "yes"]
+                     "robin", "yes", "cheetah", "yes", "cheetah", "yes"]
     voice, _ = hosted(tmp_path, squad(), *to_the_reveal, "red", "yes", "red", "yes", "red")
     refused = next(i for i, line in enumerate(voice.said) if "red cards are in play" in line)
     assert "Correct?" not in voice.said[refused] and "right?" not in voice.said[refused]
-    assert not any("Python is red" in line for line in voice.said[:refused + 1])
+    assert not any("Husky is red" in line for line in voice.said[:refused + 1])
 
 
 # -- the deck tells how many play ---------------------------------------------------------------
@@ -129,7 +129,7 @@ def test_a_deck_number_heard_at_the_table_tells_how_many_play(tmp_path: Path) ->
                           input=typed, text=True, capture_output=True, timeout=60, check=False)
     assert play.returncode == 0, play.stderr
     assert "of you are playing" not in play.stdout  # was: "That deck has 5 cards, but 4 ..."
-    assert "Robin, Cheetah, Python, Tiger and Orca" in play.stdout
+    assert "Cheetah, Robin, Husky, Tiger and Orca" in play.stdout
     assert "Orca" not in play.stdout.split("I know these cards")[0]  # named once it is known
     again = subprocess.run(voicehost("resume", "--io", "text", "--journal", str(journal)),
                            input=f"{IN}\n" * 5, text=True, capture_output=True, timeout=60,
@@ -144,7 +144,7 @@ def test_the_options_are_offered_with_or(tmp_path: Path) -> None:
     to_the_pointing = [IN, IN, IN, "ready", "yup", "nope", "yup", "ready"]
     voice, _ = hosted(tmp_path, squad(), *to_the_pointing, "banana", "banana")
     offered = next(line for line in voice.said if "You can say" in line)
-    assert re.search(r"Robin, Cheetah or Python\b", offered), offered
+    assert re.search(r"Cheetah, Robin or Husky\b", offered), offered
 
 
 def test_a_player_found_but_missing_scores_in_words_that_read_right() -> None:
@@ -153,8 +153,8 @@ def test_a_player_found_but_missing_scores_in_words_that_read_right() -> None:
     awards = [{"pick": 0, "bonus": 1}, {"pick": 3, "bonus": 0}, {"pick": 0, "bonus": 0}]
     scored = RoundScored(1, awards, ["red", "red", "yellow"], [-1, 0, -1], [1, 3, 0])
     said = squad().narrate([scored])
-    assert "Robin missed, but was found: one point." in said, said
-    assert "Python missed." in said
+    assert "Cheetah missed, but was found: one point." in said, said
+    assert "Husky missed." in said
 
 
 def test_one_player_who_named_themself_is_one_guess() -> None:

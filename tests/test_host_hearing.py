@@ -71,7 +71,7 @@ def test_wavering_between_two_options_asks_the_question_that_separates_them(
     voice = ScriptedVoice([heard("ready"), heard("", ("nope", 0.45), ("yes", 0.41)),
                            heard("nope")])
     host, out = squad_host(tmp_path, voice)
-    for _ in range(2):  # the deal, then Robin's answer to the first card
+    for _ in range(2):  # the deal, then Cheetah's answer to the first card
         assert host.drive(host.dialogue.take(host.table.game.pending()))
     assert any(line.endswith("No or yes?") for line in voice.said)
     assert answers(tmp_path) == [(0, "nope")]
@@ -113,7 +113,7 @@ def test_a_loud_room_gets_asked_for_quiet_not_read_the_options(tmp_path: Path) -
         assert host.drive(host.dialogue.take(host.table.game.pending()))
     spoken = " ".join(voice.said)
     assert spoken.count("quiet, please") == 1  # before the deal, to the whole table
-    assert spoken.count("quiet for Robin") + spoken.count("Quiet for Robin") == 3
+    assert spoken.count("quiet for Cheetah") + spoken.count("Quiet for Cheetah") == 3
     assert "You can say" not in spoken
     assert answers(tmp_path) == [(0, "nope")]
 

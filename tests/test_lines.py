@@ -17,20 +17,20 @@ PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 FILES = sorted(PROMPTS.glob("*/lines.yaml"))
 # every fact a line may name: its sample value (whole numbers are also tried at 1 and 2)
 WORDS = {"a": "violin", "b": "cello", "answer": "yup", "board": "A", "card": "energy",
-         "cfo": "Cheetah", "choice": "yup", "claimed": "Robin and Cheetah", "clue": "lantern",
+         "cfo": "Robin", "choice": "yup", "claimed": "Cheetah and Robin", "clue": "lantern",
          "demand": "mechanics and energy", "ending": "We play eight rounds",
-         "extra": "energy", "ferret": "violin", "first": "Robin", "game": "Secret Squad",
-         "hands": "Robin 2, Cheetah 3", "impostors": "two impostors hide",
+         "extra": "energy", "ferret": "violin", "first": "Cheetah", "game": "Secret Squad",
+         "hands": "Cheetah 2, Robin 3", "impostors": "two impostors hide",
          "impostors_cards": "two impostor cards", "letter": "C", "modules": "module one",
-         "moves": "add to module one", "name": "Robin", "names": "Robin, Cheetah and Python",
-         "nope": "Cheetah", "options": "yup or nope", "phase": "the clues", "player": "Cheetah",
-         "printed": "150 048", "reasons": "naming the Weasel", "red": "Cheetah",
-         "rounds": "3 rounds", "scores": "Robin 3, Cheetah 1", "second": "Cheetah",
+         "moves": "add to module one", "name": "Cheetah", "names": "Cheetah, Robin and Husky",
+         "nope": "Robin", "options": "yup or nope", "phase": "the clues", "player": "Robin",
+         "printed": "150 048", "reasons": "naming the Weasel", "red": "Robin",
+         "rounds": "3 rounds", "scores": "Cheetah 3, Robin 1", "second": "Robin",
          "sleeves": "Slide every card up one notch.",
-         "squad": "yellow", "takes": "Robin, take card C.", "target": "Cheetah",
-         "weasel": "Python", "what": "Robin's answer, yup", "winners": "Robin", "word": "Lantern",
-         "yellow": "Robin", "yup": "Python", "steps": "Fold the flaps in.",
-         "rule": "Keep your slips shut.", "left_of": "Cheetah", "got": "five", "module": "two",
+         "squad": "yellow", "takes": "Cheetah, take card C.", "target": "Robin",
+         "weasel": "Husky", "what": "Cheetah's answer, yup", "winners": "Cheetah", "word": "Lantern",
+         "yellow": "Cheetah", "yup": "Husky", "steps": "Fold the flaps in.",
+         "rule": "Keep your slips shut.", "left_of": "Robin", "got": "five", "module": "two",
          "digits": "6"}
 # every count a line may name: the least it is in play (players: 3, a module: 3 cards, a
 # warning: 2 seconds left), tried at that and one more; counts that can be 1 are tried at 1
@@ -89,7 +89,7 @@ def test_ferret_out_says_how_the_game_ends(end: str) -> None:
 
 # -- the kinds of slip a person would not make ------------------------------------------------
 
-SEVERAL, ONE = "Robin and Cheetah", "Robin"
+SEVERAL, ONE = "Cheetah and Robin", "Cheetah"
 SINGULAR = re.compile(r"\b(themself|there is|has|was)\b")
 PLURAL = re.compile(r"\b(themselves|there are|have|were)\b")
 
