@@ -28,7 +28,8 @@ WORDS = {"a": "violin", "b": "cello", "answer": "yup", "board": "A", "card": "en
          "rounds": "3 rounds", "scores": "Cheetah 3, Robin 1", "second": "Robin",
          "sleeves": "Slide every card up one notch.",
          "squad": "yellow", "takes": "Cheetah, take card C.", "target": "Robin",
-         "weasel": "Husky", "what": "Cheetah's answer, yup", "winners": "Cheetah", "word": "Lantern",
+         "weasel": "Husky", "what": "Cheetah's answer, yup", "winners": "Cheetah",
+         "word": "Lantern",
          "yellow": "Cheetah", "yup": "Husky", "steps": "Fold the flaps in.",
          "rule": "Keep your slips shut.", "left_of": "Robin", "got": "five", "module": "two",
          "digits": "6"}
