@@ -151,7 +151,7 @@ def test_a_lost_microphone_is_waited_for_and_the_question_asked_again(tmp_path: 
     lost = [i for i, line in enumerate(mouth.said) if line == LINES["microphone_lost"]]
     assert len(lost) == 2
     # the pending decision asked again once the microphone is back
-    assert mouth.said[lost[0] + 1] == f"{LINES['microphone_back']} Cheetah?"
+    assert mouth.said[lost[0] + 1] == f"{LINES['microphone_back']} Robin?"
     assert mouth.said[lost[1] + 1].startswith(LINES["microphone_back"])
     assert mouth.said[lost[1] + 1].endswith(mouth.said[lost[1] - 1])  # the read-back again
     listens = events.listens()

@@ -80,7 +80,7 @@ def voiced(samples: np.ndarray) -> tuple[int, int]:
 @pytest.mark.room
 def test_a_pause_inside_an_answer_voids_the_preview(ears: Ears) -> None:
     first = np.frombuffer(speak("i pointed at", VOICES[1]), dtype=np.int16)
-    second = np.frombuffer(speak("cheetah", VOICES[1]), dtype=np.int16)
+    second = np.frombuffer(speak("robin", VOICES[1]), dtype=np.int16)
     gap = np.zeros(int(0.25 * SAMPLE_RATE), dtype=np.int16)  # > 0.15 s, < 0.5 s
     pcm = np.concatenate([first[:voiced(first)[1]], gap, second[voiced(second)[0]:]]).tobytes()
     thread, _ = player_says(pcm)
@@ -88,5 +88,5 @@ def test_a_pause_inside_an_answer_voids_the_preview(ears: Ears) -> None:
     thread.join()
     assert heard is not None
     report(heard, "a pause after 'i pointed at'")
-    assert heard.text == "i pointed at cheetah"
+    assert heard.text == "i pointed at robin"
     assert heard.hearing.audio_seconds > 0.3 + 0.25 + PREVIEW_AFTER_S  # both parts heard

@@ -1,9 +1,9 @@
 """The microphone unplugged mid-game, and plugged back in.
 
 A short Secret Squad (3 players, one round of one card) through real audio, as in
-tests/test_secret_squad_room.py, but in a PulseAudio of this test's own: when Cheetah is asked for
-an answer the microphone is unloaded, Cheetah answers into a room nobody hears, and once the host
-says it has lost the microphone, the microphone is loaded again. The host must ask Cheetah again
+tests/test_secret_squad_room.py, but in a PulseAudio of this test's own: when Robin is asked for
+an answer the microphone is unloaded, Robin answers into a room nobody hears, and once the host
+says it has lost the microphone, the microphone is loaded again. The host must ask Robin again
 and finish the game with every answer and point in the journal.
 
 Why a PulseAudio of its own: a PulseAudio with `rescue-streams` (the default) moves a stream
@@ -127,10 +127,10 @@ def test_a_microphone_unplugged_mid_game_is_waited_for_and_nothing_is_lost(
                            back[0]["time"] - table.restored_at)
     print(f"\nunplugged: {game.summary()}; lost said {detected:.2f} s after the unplug, "
           f"back said {recovered:.2f} s after the plug")
-    # Cheetah is asked again once the microphone is back, and the answer is kept
-    cheetah = [e for e in game.of("listen") if (e["decision"], e["player"]) == ("answer", 1)]
-    assert len(cheetah) >= 2 and cheetah[-1]["time"] > back[0]["time"]
-    assert "Cheetah" in back[0]["text"]
+    # Robin is asked again once the microphone is back, and the answer is kept
+    robin = [e for e in game.of("listen") if (e["decision"], e["player"]) == ("answer", 1)]
+    assert len(robin) >= 2 and robin[-1]["time"] > back[0]["time"]
+    assert "Robin" in back[0]["text"]
     over = game.of("game_over")
     assert over, "the game did not end"
     assert over[0]["scores"] == script.expected_scores()
