@@ -278,9 +278,10 @@ class Dialogue:
             asked = self.last_items
             self.queue(self.lines("microphone_lost"))
             self.flush()
-            began = (yield Now()).now  # type: ignore[union-attr]
-            back = (yield WaitForMicrophone()).now  # type: ignore[union-attr]
-            self.waited_for_microphone += back - began
+            yield Now()
+            began = self.now
+            yield WaitForMicrophone()
+            self.waited_for_microphone += self.now - began
             self.queue(self.lines("microphone_back"),
                        *(asked if decision is None else [self.table.prompt(decision)]))
             self._listening(decision, grammar, moment, player)
@@ -491,7 +492,8 @@ class Dialogue:
         """Settle a decision that time also settles: listen until the next warning is due,
         say it, listen on; a choice or a command ends the wait early (pause stops the clock)."""
         self.flush()  # the clock starts once the table has heard how long it has
-        deadline = (yield Now()).now + timer.seconds  # type: ignore[union-attr]
+        yield Now()
+        deadline = self.now + timer.seconds
         warnings = sorted(timer.warnings, reverse=True)
         while True:
             left = deadline - self.now
