@@ -2,7 +2,7 @@
 orders from 50+ crowd-sourced speakers) heard by voicehost's ears, clean and in kitchen noise.
 
     .venv/bin/python scripts/bench_intent.py DATA [--half held-out] [--snr clean 24 18 12 9 6]
-        [--every 1] [--engine pocketsphinx] [--grammar-out PATH]
+        [--every 1] [--engine whisper] [--grammar-out PATH] [--others MANIFEST] [--json OUT]
 
 DATA is the benchmark repository's folder (Picovoice/speech-to-intent-benchmark): it holds
 data/rhino/coffee_maker.yaml (the coffee maker context), data/label/label.json, the clips in
@@ -10,11 +10,14 @@ data/speech/clean/ and data/noise/kitchen.wav. The context's expressions become 
 templates (written to --grammar-out, by default DATA/coffee_maker_hassil.yaml); a command is
 accepted when what was heard reads as the right intent with every labelled slot right.
 
-The host offers its recognizer a list of phrases; the coffee grammar expands to millions, more
-than any list the engines take, so `pocketsphinx` here is voicehost's pocketsphinx recognizer
-(its decoders, dither and phone-loop rejection, each clip heard whole as `voicehost hear`
-hears a file) given the templates as JSGF rules instead of the list. `whisper-free` is Whisper
-tiny.en transcribing freely, the transcript read by the same templates.
+The coffee grammar expands to 2 × 10⁸ sentences, more than any list an engine takes. `whisper`
+(the default) is voicehost's Whisper searching the templates' graph of words without expanding
+it (voicehost/speech/whisper_grammar.py), taking the sentence it finds on its confidence.
+`pocketsphinx` is voicehost's pocketsphinx recognizer (its decoders, dither and phone-loop
+rejection, each clip heard whole as `voicehost hear` hears a file) given the templates as JSGF
+rules instead of a list. `whisper-free` is Whisper tiny.en transcribing freely, the transcript
+read by the same templates. `--others` hears the hearing corpus's clips of the same half that
+are no order (chatter, noise, real people's digits) and counts those taken as one.
 
 Noise is mixed as the benchmark's src/mix.py mixes it: a random stretch of the noise, scaled
 so that the loudest 2048-sample frame of speech stands SNR dB above the loudest frame of the
@@ -32,6 +35,7 @@ import sys
 import time
 import wave
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Sequence as Listed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,7 +54,7 @@ from voicehost.voice import Hearing
 RHINO = {"average": 97.6, 9: 96.5, 6: 93.5}
 SNRS: tuple[str, ...] = ("clean", "24", "18", "12", "9", "6")
 FRAME = 2048  # the benchmark's frame for peak energies
-ENGINES = ("pocketsphinx", "whisper-free")
+ENGINES = ("whisper", "pocketsphinx", "whisper-free")
 Ears = Callable[[bytes], Hearing]  # one whole clip → what was heard ("" when refused)
 
 
@@ -249,6 +253,31 @@ def pocketsphinx_ears(grammar: Mapping[str, Any], intents: Intents) -> Ears:
     return lambda pcm: hear(ears, pcm)
 
 
+def whisper_grammar_ears(grammar: Mapping[str, Any]) -> tuple[Ears, Callable[[], Any]]:
+    """Whisper tiny.en searching the templates' sentences (whisper_grammar.py), each clip
+    heard whole; and what its last confidence came from."""
+    from voicehost.speech.base import recognize as hear
+    from voicehost.speech.whisper_engine import WhisperRecognizer
+    from voicehost.speech.whisper_grammar import WordGraph
+
+    whisper = WhisperRecognizer()
+    whisper.set_grammar(WordGraph.of(sentences(grammar), {
+        name: values["values"] for name, values in grammar["lists"].items()}))
+    return (lambda pcm: hear(whisper, pcm)), lambda: whisper.last_graph_evidence
+
+
+def others(manifest: Path, half_name: str) -> list[tuple[str, Path]]:
+    """The hearing corpus's clips that are no coffee order (chatter, noise, real people's
+    digits) of one half: (kind, path)."""
+    try:
+        rows = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines()]
+    except (OSError, ValueError) as problem:
+        refuse(f"{manifest}: not the hearing corpus's manifest ({problem}).")
+    wanted = half_name.replace("_", "-")
+    return [(row["kind"], manifest.parent / row["file"]) for row in rows
+            if row["kind"] != "option" and (half_name == "all" or row["half"] == wanted)]
+
+
 def whisper_free_ears() -> Ears:
     """Whisper tiny.en transcribing freely."""
     from voicehost.speech.base import recognize as hear
@@ -296,6 +325,34 @@ def table(tallies: Mapping[str, Tally]) -> Iterable[str]:
                "every 3 dB) |")
 
 
+def fit_floors(rows: Listed[Mapping[str, Any]]) -> Iterable[str]:
+    """From a tune run's --json lines: per pair of floors (the sentence's score per token, its
+    gap to the free transcript), the orders taken right and wrong and the other clips taken;
+    last, the pair that takes the most orders right with others ≤ 2 %, the strictest of
+    equals."""
+    orders = [r for r in rows if r["snr"] != "other" and r["evidence"]]
+    other = [r for r in rows if r["snr"] == "other" and r["evidence"] and r["unrejected"]]
+    total = sum(r["snr"] != "other" for r in rows)
+    others = sum(r["snr"] == "other" for r in rows)
+    best: tuple[int, float, float] | None = None
+    yield "| score floor | gap floor | orders right | orders wrong | others taken |"
+    yield "|---|---|---|---|---|"
+    for score in (-4.0, -3.0, -2.5, -2.0, -1.5):
+        for gap in (-2.0, -1.5, -1.0, -0.5, 0.0):
+            floors = {"score": score, "free_gap": gap}
+            taken = [r for r in orders + other
+                     if all(r["evidence"][k] >= floor for k, floor in floors.items())]
+            right = sum(r["unrejected"] == "accepted" for r in taken if r["snr"] != "other")
+            wrong = sum(r["unrejected"] == "wrong" for r in taken if r["snr"] != "other")
+            count = sum(r["snr"] == "other" for r in taken)
+            yield (f"| {score:.1f} | {gap:.1f} | {right} of {total} | {wrong} | "
+                   f"{count} of {others} |")
+            if count <= 0.02 * others and (best is None or right >= best[0]):
+                best = (right, score, gap)
+    yield ("no pair keeps the others within 2 %" if best is None
+           else f"chosen: score floor {best[1]}, gap floor {best[2]}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, help="the benchmark repository's folder")
@@ -304,12 +361,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="'clean' and/or SNRs in dB (default: %(default)s)")
     parser.add_argument("--every", type=int, default=1,
                         help="hear every Nth clip of the half, in name order (a subset)")
-    parser.add_argument("--engine", choices=ENGINES, default="pocketsphinx")
+    parser.add_argument("--engine", choices=ENGINES, default="whisper")
     parser.add_argument("--grammar-out", type=Path, default=None,
                         help="where the hassil templates go "
                         "(default DATA/coffee_maker_hassil.yaml)")
     parser.add_argument("--misses", action="store_true", help="print each clip not accepted")
+    parser.add_argument("--others", type=Path, default=None,
+                        help="the hearing corpus's manifest.jsonl: also hear its half's clips "
+                        "that are no order (chatter, noise, digits) and count those taken")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="add every clip's outcome (and Whisper's evidence) to this file, "
+                        "one JSON line each, as it is heard")
+    parser.add_argument("--fit", type=Path, default=None,
+                        help="a tune run's --json file: print the floors it supports and stop")
     args = parser.parse_args(argv)
+    if args.fit is not None:
+        try:
+            rows = [json.loads(line) for line in args.fit.read_text().splitlines()]
+        except (OSError, ValueError) as problem:
+            refuse(f"{args.fit}: not a --json file of this script ({problem}).")
+        print("\n".join(fit_floors(rows)))
+        return 0
     for snr in args.snr:
         if snr != "clean" and not re.fullmatch(r"-?\d+(\.\d+)?", snr):
             refuse(f"--snr {snr}: 'clean' or a number of dB.")
@@ -329,8 +401,23 @@ def main(argv: list[str] | None = None) -> int:
     noise = read_samples(data / "data" / "noise" / "kitchen.wav")
     print(f"{len(clips)} clips ({args.half} half, every {args.every}); the templates expand to "
           f"{phrase_count(grammar):,} phrases; engine {args.engine}", flush=True)
-    ears = (pocketsphinx_ears(grammar, intents) if args.engine == "pocketsphinx"
-            else whisper_free_ears())
+    evidence: Callable[[], Any] = dict  # no evidence but Whisper's grammar search's
+    if args.engine == "pocketsphinx":
+        ears = pocketsphinx_ears(grammar, intents)
+    elif args.engine == "whisper":
+        ears, evidence = whisper_grammar_ears(grammar)
+    else:
+        ears = whisper_free_ears()
+
+    def keep(hearing: Hearing, **facts: Any) -> None:
+        if args.json is None:
+            return
+        found = evidence()
+        with args.json.open("a", encoding="utf-8") as out:
+            out.write(json.dumps({**facts, "heard": hearing.text, "raw": hearing.raw_text,
+                                  "confidence": hearing.confidence,
+                                  "seconds": hearing.decode_seconds,
+                                  "evidence": vars(found) if found else None}) + "\n")
     tallies: dict[str, Tally] = {}
     started = time.process_time()
     audio_seconds = 0.0
@@ -344,15 +431,26 @@ def main(argv: list[str] | None = None) -> int:
             hearing = ears(pcm_bytes(samples))
             outcome = verdict(commands[clip], understand(hearing.text, intents))
             count.add(outcome)
-            if verdict(commands[clip], understand(hearing.raw_text or hearing.text,
-                                                  intents)) == "accepted":
-                count.unrejected += 1
+            unrejected = verdict(commands[clip], understand(hearing.raw_text or hearing.text,
+                                                            intents))
+            count.unrejected += unrejected == "accepted"
+            keep(hearing, snr=snr, clip=clip, outcome=outcome, unrejected=unrejected)
             if args.misses and outcome != "accepted":
                 print(f"  {snr} {clip} {outcome}: heard {hearing.text!r} (raw "
                       f"{hearing.raw_text!r}, confidence {hearing.confidence:.2f}) for "
                       f"{commands[clip].slots}")
         print(f"{snr}: {count.accepted}/{count.total} accepted, {count.wrong} wrong, "
               f"{count.refused} refused", flush=True)
+    if args.others is not None:
+        taken: dict[str, list[int]] = {}
+        for kind, path in others(args.others, args.half)[::args.every]:
+            hearing = ears(pcm_bytes(read_samples(path)))
+            heard = understand(hearing.text, intents) is not None
+            taken.setdefault(kind, [0, 0])[heard] += 1
+            keep(hearing, snr="other", clip=str(path), outcome=kind,
+                 unrejected=understand(hearing.raw_text, intents) is not None)
+        for kind, (refused, accepted) in taken.items():
+            print(f"no order ({kind}): {accepted} of {accepted + refused} taken as one")
     cpu = time.process_time() - started
     print()
     print("\n".join(table(tallies)))

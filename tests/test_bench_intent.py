@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import wave
 from pathlib import Path
 
 import numpy as np
@@ -128,3 +129,67 @@ def test_the_table_puts_rhinos_figure_beside_each_snr_it_published() -> None:
     assert rows[3] == "| 9 dB | 4 | 25.0 % | 0 | 3 | 2 | 96.5 % |"
     assert rows[4] == "| 6 dB | 4 | 0.0 % | 0 | 4 | 1 | 93.5 % |"
     assert rows[5].startswith("| noisy average | | 12.5 % |")
+
+
+def test_whisper_searches_the_templates_and_writes_every_clip(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture
+                                                               ) -> None:
+    from voicehost.lab.speakers import VOICES, speak
+
+    data = tmp_path / "bench"
+    (data / "data" / "rhino").mkdir(parents=True)
+    (data / "data" / "rhino" / "coffee_maker.yaml").write_text(yaml.safe_dump(CONTEXT))
+    (data / "data" / "label").mkdir()
+    clean = data / "data" / "speech" / "clean"
+    clean.mkdir(parents=True)
+    said = {"a": ("can i get a small iced mocha", {"size": "small", "coffeeDrink": "iced mocha"}),
+            "b": ("latte with a bit of soy milk", {"coffeeDrink": "latte",
+                                                   "milkAmount": "a bit of soy milk"})}
+    clips = {f"{name}{n}": said[name] for n in range(8) for name in said}
+    held = {c: v for c, v in clips.items() if bench.half(c) == "held-out"}
+    assert held
+    for clip, (text, _) in held.items():
+        with wave.open(str(clean / f"{clip}.wav"), "wb") as wav:
+            wav.setnchannels(1)
+            wav.setsampwidth(2)
+            wav.setframerate(16000)
+            wav.writeframes(speak(text, VOICES[0]))
+    (data / "data" / "label" / "label.json").write_text(json.dumps(
+        {f"{c}.wav": {"intent": "orderDrink", "slots": slots} for c, (_, slots) in held.items()}))
+    (data / "data" / "noise").mkdir()
+    with wave.open(str(data / "data" / "noise" / "kitchen.wav"), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(16000)
+        wav.writeframes(np.random.default_rng(0).normal(0, 3000, 16000 * 10)
+                        .astype("<i2").tobytes())
+    out = tmp_path / "clips.jsonl"
+    assert bench.main([str(data), "--engine", "whisper", "--snr", "clean", "--json",
+                       str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == len(held)
+    assert all(r["outcome"] == "accepted" and r["evidence"]["score"] < 0 for r in rows)
+    assert f"| clean | {len(held)} | 100.0 % |" in capsys.readouterr().out
+
+
+def test_the_corpus_clips_that_are_no_order_are_listed_by_half(tmp_path: Path) -> None:
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("\n".join(json.dumps(row) for row in [
+        {"file": "a.wav", "kind": "option", "half": "tune"},
+        {"file": "b.wav", "kind": "chatter", "half": "tune"},
+        {"file": "c.wav", "kind": "real", "half": "held-out"}]))
+    assert bench.others(manifest, "tune") == [("chatter", tmp_path / "b.wav")]
+    assert bench.others(manifest, "held-out") == [("real", tmp_path / "c.wav")]
+
+
+def test_the_floors_are_the_pair_taking_most_orders_with_few_others() -> None:
+    def row(snr: str, verdict: str | bool, score: float, gap: float) -> dict:
+        return {"snr": snr, "unrejected": verdict,
+                "evidence": {"score": score, "free_gap": gap, "similarity": 1.0}}
+
+    rows = [row("clean", "accepted", -0.5, 0.1), row("6", "accepted", -1.8, -1.2),
+            row("6", "wrong", -0.9, -0.2)]
+    rows += [row("other", True, -3.5, -1.2)] + [row("other", True, -5.0, -3.0)] * 60
+    lines = list(bench.fit_floors(rows))
+    assert "| -2.0 | -1.5 | 2 of 3 | 1 | 0 of 61 |" in lines
+    assert lines[-1] == "chosen: score floor -2.0, gap floor -1.5"

@@ -35,6 +35,16 @@ from voicehost.speech.confidence import DEFAULT_FLOOR, MARGIN_CAP, Evidence, con
 from voicehost.speech.features import HOP, MAX_FRAMES, log_mel
 from voicehost.speech.transcripts import holds, plain_words, spoken_forms, within
 from voicehost.speech.whisper_decoder import BEAM_WIDTH, Attended, State, TextDecoder
+from voicehost.speech.whisper_grammar import (
+    GRAPH_FLOOR,
+    GRAPH_LONGEST,
+    GRAPH_WIDTH,
+    GraphEvidence,
+    TokenGraph,
+    WordGraph,
+    search,
+    words_of,
+)
 from voicehost.speech.whisper_model import (
     END_OF_TEXT_TOKEN,
     END_TOKENS,
@@ -157,11 +167,14 @@ class WhisperRecognizer:
         if self._model.is_multilingual:
             prefix += ENGLISH_TASK_TOKENS
         self._prefix = [self._tokenizer.token_to_id(t) for t in (*prefix, PREFIX_TOKENS[1])]
+        self._pause_ids = self._tokenizer.encode(",", add_special_tokens=False).ids
+        self.last_graph_evidence: GraphEvidence | None = None
         self._end_ids = [self._end_of_text] + [self._tokenizer.token_to_id(t.replace(" ", "Ġ"))
                                          for t in END_TOKENS if self._token_known(t)]
         self._cache: OrderedDict[tuple[tuple[str, str], ...], PhraseSet] = OrderedDict()
         self._phrases: PhraseSet | None = None
         self._open = False
+        self._graph: TokenGraph | None = None
         self._held: list[bytes] = []
         self._started = False
         self.last_scores: Scores | None = None
@@ -187,6 +200,7 @@ class WhisperRecognizer:
 
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
         """Limit recognition to `phrases`; None transcribes freely (open vocabulary)."""
+        self._graph = None
         if phrases is None:
             self._open, self._phrases = True, None
             return
@@ -202,6 +216,11 @@ class WhisperRecognizer:
                 self._cache.popitem(last=False)
         self._cache.move_to_end(key)
         self._open, self._phrases = False, cached
+
+    def set_grammar(self, graph: WordGraph) -> None:
+        """Limit recognition to the sentences of `graph`, searched without expanding them."""
+        self._graph = TokenGraph(graph, self._tokenizer, self._pause_ids)
+        self._open, self._phrases = False, None
 
     def _tokenize(self, phrases: tuple[str, ...]) -> PhraseSet:
         tokens, owner, inner = [], [], []
@@ -219,7 +238,7 @@ class WhisperRecognizer:
                          frozenset(talk.read(normalize(p).split(), words) for p in phrases))
 
     def start(self) -> None:
-        if self._phrases is None and not self._open:
+        if self._phrases is None and not self._open and self._graph is None:
             raise RuntimeError("call set_phrases before start")
         self._settle_preview()
         self._held = []
@@ -284,6 +303,8 @@ class WhisperRecognizer:
         began = time.perf_counter()
         audio = np.frombuffer(pcm[:len(pcm) - len(pcm) % 2], dtype="<i2") / 32768.0
         seconds = len(audio) / SAMPLE_RATE
+        if self._graph is not None:
+            return self._hear_graph(audio, began)
         if self._open:
             text, sure = self.transcribe(audio)
             return Hearing(text=text if sure >= self.floor else "", confidence=sure,
@@ -299,6 +320,32 @@ class WhisperRecognizer:
         return Hearing(text=text, confidence=sure,
                        audio_seconds=seconds, decode_seconds=time.perf_counter() - began,
                        raw_text=scores.free_text, alternatives=self.wavering(ranked))
+
+    def _hear_graph(self, audio: np.ndarray, began: float) -> Hearing:
+        """The grammar's likeliest sentence, taken when it scores near the free transcript."""
+        assert self._graph is not None
+        encoded = self.encode(audio, self.pad_seconds)
+        free = self._model.generate(encoded, [self._prefix], beam_size=1,
+                                    max_length=GRAPH_LONGEST, return_logits_vocab=True)[0]
+        steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
+        free_tokens, _ = self._first_sentence(free.sequences_ids[0])
+        free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
+        cross = self._decoder.attend(np.asarray(encoded)[0])
+        found = search(self._decoder, cross, self._decoder.start(cross, self._prefix),
+                       self._graph, self._end_ids, width=GRAPH_WIDTH, longest=GRAPH_LONGEST)
+        free_text = self._tokenizer.decode(list(free_tokens)).strip()
+        if found is None:
+            self.last_graph_evidence = None
+            return Hearing(text="", confidence=0.0, audio_seconds=len(audio) / SAMPLE_RATE,
+                           decode_seconds=time.perf_counter() - began, raw_text=free_text)
+        said = words_of(self._tokenizer.decode(list(found.tokens)))
+        evidence = GraphEvidence(found.score, found.score - free_score,
+                                 fuzz.ratio(plain_words(free_text), said) / 100.0)
+        self.last_graph_evidence = evidence
+        sure = evidence.confidence()
+        return Hearing(text=said if sure >= GRAPH_FLOOR else "", confidence=sure,
+                       audio_seconds=len(audio) / SAMPLE_RATE,
+                       decode_seconds=time.perf_counter() - began, raw_text=said)
 
     def read_with_free(self, best: str, heard: str, free_text: str,
                        looped: bool = False) -> str:
