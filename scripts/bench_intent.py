@@ -2,7 +2,8 @@
 orders from 50+ crowd-sourced speakers) heard by voicehost's ears, clean and in kitchen noise.
 
     .venv/bin/python scripts/bench_intent.py DATA [--half held-out] [--snr clean 24 18 12 9 6]
-        [--every 1] [--engine whisper] [--grammar-out PATH] [--others MANIFEST] [--json OUT]
+        [--every 1 [--offset 0]] [--engine whisper] [--grammar-out PATH]
+        [--others MANIFEST] [--json OUT] [--fit TUNE_JSON]
 
 DATA is the benchmark repository's folder (Picovoice/speech-to-intent-benchmark): it holds
 data/rhino/coffee_maker.yaml (the coffee maker context), data/label/label.json, the clips in
@@ -361,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="'clean' and/or SNRs in dB (default: %(default)s)")
     parser.add_argument("--every", type=int, default=1,
                         help="hear every Nth clip of the half, in name order (a subset)")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="with --every N: start at this clip (0 to N-1), so that N runs "
+                        "with offsets 0 to N-1 hear the whole half once")
     parser.add_argument("--engine", choices=ENGINES, default="whisper")
     parser.add_argument("--grammar-out", type=Path, default=None,
                         help="where the hassil templates go "
@@ -387,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
             refuse(f"--snr {snr}: 'clean' or a number of dB.")
     if args.every < 1:
         refuse(f"--every {args.every}: 1 or more.")
+    if not 0 <= args.offset < args.every:
+        refuse(f"--offset {args.offset}: 0 to {args.every - 1} with --every {args.every}.")
     data = args.data
     if not (data / "data" / "label" / "label.json").is_file():
         refuse(f"{data}: no data/label/label.json: not the benchmark's folder.")
@@ -397,9 +403,10 @@ def main(argv: list[str] | None = None) -> int:
     clean = data / "data" / "speech" / "clean"
     clips = sorted(p.stem for p in clean.glob("*.wav")
                    if p.stem in commands and (args.half == "all" or half(p.stem) == args.half))
-    clips = clips[::args.every]
+    clips = clips[args.offset::args.every]
     noise = read_samples(data / "data" / "noise" / "kitchen.wav")
-    print(f"{len(clips)} clips ({args.half} half, every {args.every}); the templates expand to "
+    print(f"{len(clips)} clips ({args.half} half, every {args.every} from {args.offset}); "
+          f"the templates expand to "
           f"{phrase_count(grammar):,} phrases; engine {args.engine}", flush=True)
     evidence: Callable[[], Any] = dict  # no evidence but Whisper's grammar search's
     if args.engine == "pocketsphinx":
@@ -443,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{count.refused} refused", flush=True)
     if args.others is not None:
         taken: dict[str, list[int]] = {}
-        for kind, path in others(args.others, args.half)[::args.every]:
+        for kind, path in others(args.others, args.half)[args.offset::args.every]:
             hearing = ears(pcm_bytes(read_samples(path)))
             heard = understand(hearing.text, intents) is not None
             taken.setdefault(kind, [0, 0])[heard] += 1

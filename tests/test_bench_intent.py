@@ -164,7 +164,7 @@ def test_whisper_searches_the_templates_and_writes_every_clip(tmp_path: Path,
         wav.writeframes(np.random.default_rng(0).normal(0, 3000, 16000 * 10)
                         .astype("<i2").tobytes())
     out = tmp_path / "clips.jsonl"
-    assert bench.main([str(data), "--engine", "whisper", "--snr", "clean", "--json",
+    assert bench.main([str(data), "--snr", "clean", "--every", "1", "--offset", "0", "--json",
                        str(out)]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == len(held)
@@ -193,3 +193,11 @@ def test_the_floors_are_the_pair_taking_most_orders_with_few_others() -> None:
     lines = list(bench.fit_floors(rows))
     assert "| -2.0 | -1.5 | 2 of 3 | 1 | 0 of 61 |" in lines
     assert lines[-1] == "chosen: score floor -2.0, gap floor -1.5"
+
+
+def test_an_offset_outside_the_stride_is_refused(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as refused:
+        bench.main([str(tmp_path), "--every", "2", "--offset", "2"])
+    assert refused.value.code == 2
+    assert "--offset 2: 0 to 1 with --every 2." in capsys.readouterr().err
