@@ -274,9 +274,8 @@ def others(manifest: Path, half_name: str) -> list[tuple[str, Path]]:
         rows = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines()]
     except (OSError, ValueError) as problem:
         refuse(f"{manifest}: not the hearing corpus's manifest ({problem}).")
-    wanted = half_name.replace("_", "-")
     return [(row["kind"], manifest.parent / row["file"]) for row in rows
-            if row["kind"] != "option" and (half_name == "all" or row["half"] == wanted)]
+            if row["kind"] != "option" and half_name in ("all", row["half"])]
 
 
 def whisper_free_ears() -> Ears:

@@ -185,7 +185,7 @@ def test_the_corpus_clips_that_are_no_order_are_listed_by_half(tmp_path: Path) -
 def test_the_floors_are_the_pair_taking_most_orders_with_few_others() -> None:
     def row(snr: str, verdict: str | bool, score: float, gap: float) -> dict:
         return {"snr": snr, "unrejected": verdict,
-                "evidence": {"score": score, "free_gap": gap, "similarity": 1.0}}
+                "evidence": {"score": score, "free_gap": gap}}
 
     rows = [row("clean", "accepted", -0.5, 0.1), row("6", "accepted", -1.8, -1.2),
             row("6", "wrong", -0.9, -0.2)]

@@ -38,7 +38,6 @@ from voicehost.speech.whisper_decoder import BEAM_WIDTH, Attended, State, TextDe
 from voicehost.speech.whisper_grammar import (
     GRAPH_FLOOR,
     GRAPH_LONGEST,
-    GRAPH_WIDTH,
     GraphEvidence,
     TokenGraph,
     WordGraph,
@@ -95,6 +94,16 @@ class PhraseSet:
     inner: tuple[tuple[int, ...], ...]  # the written forms as said after other words
     letters: tuple[tuple[int, ...], ...]  # every phrase spelled for the letters head
     readings: frozenset[tuple[str, ...]]  # every phrase as the matcher reads it
+
+
+@dataclass(frozen=True)
+class Free:
+    """Whisper's free greedy transcript, up to its first sentence end or repetition."""
+
+    tokens: tuple[int, ...]
+    looped: bool  # it said the utterance over: `tokens` is cut
+    score: float  # log P(tokens, then the end), per token
+    no_speech: float  # Whisper's no-speech probability
 
 
 @dataclass(frozen=True)
@@ -325,27 +334,22 @@ class WhisperRecognizer:
         """The grammar's likeliest sentence, taken when it scores near the free transcript."""
         assert self._graph is not None
         encoded = self.encode(audio, self.pad_seconds)
-        free = self._model.generate(encoded, [self._prefix], beam_size=1,
-                                    max_length=GRAPH_LONGEST, return_logits_vocab=True)[0]
-        steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
-        free_tokens, _ = self._first_sentence(free.sequences_ids[0])
-        free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
+        free = self._free(encoded, GRAPH_LONGEST)
         cross = self._decoder.attend(np.asarray(encoded)[0])
         found = search(self._decoder, cross, self._decoder.start(cross, self._prefix),
-                       self._graph, self._end_ids, width=GRAPH_WIDTH, longest=GRAPH_LONGEST)
-        free_text = self._tokenizer.decode(list(free_tokens)).strip()
+                       self._graph, self._end_ids)
+        seconds = len(audio) / SAMPLE_RATE
         if found is None:
             self.last_graph_evidence = None
-            return Hearing(text="", confidence=0.0, audio_seconds=len(audio) / SAMPLE_RATE,
-                           decode_seconds=time.perf_counter() - began, raw_text=free_text)
+            return Hearing(text="", confidence=0.0, audio_seconds=seconds,
+                           decode_seconds=time.perf_counter() - began,
+                           raw_text=self._tokenizer.decode(list(free.tokens)).strip())
         said = words_of(self._tokenizer.decode(list(found.tokens)))
-        evidence = GraphEvidence(found.score, found.score - free_score,
-                                 fuzz.ratio(plain_words(free_text), said) / 100.0)
-        self.last_graph_evidence = evidence
-        sure = evidence.confidence()
+        self.last_graph_evidence = GraphEvidence(found.score, found.score - free.score)
+        sure = self.last_graph_evidence.confidence()
         return Hearing(text=said if sure >= GRAPH_FLOOR else "", confidence=sure,
-                       audio_seconds=len(audio) / SAMPLE_RATE,
-                       decode_seconds=time.perf_counter() - began, raw_text=said)
+                       audio_seconds=seconds, decode_seconds=time.perf_counter() - began,
+                       raw_text=said)
 
     def read_with_free(self, best: str, heard: str, free_text: str,
                        looped: bool = False) -> str:
@@ -420,12 +424,8 @@ class WhisperRecognizer:
         assert self._phrases is not None
         encoded = self.encode(audio, self.pad_seconds)
         longest = max(len(t) for t in self._phrases.tokens)
-        free = self._model.generate(encoded, [self._prefix], beam_size=1,
-                                    max_length=2 * (longest + FREE_EXTRA_TOKENS),
-                                    return_no_speech_prob=True, return_logits_vocab=True)[0]
-        steps = log_softmax(np.stack([np.asarray(x) for x in free.logits[0]]))
-        free_tokens, looped = self._first_sentence(free.sequences_ids[0])
-        free_score = self._free_score(free_tokens, steps) / (len(free_tokens) + 1)
+        free = self._free(encoded, 2 * (longest + FREE_EXTRA_TOKENS))
+        free_tokens = free.tokens
         frames = np.asarray(encoded)[0]
         cross = self._decoder.attend(frames)
         start = self._decoder.start(cross, self._prefix)
@@ -448,7 +448,7 @@ class WhisperRecognizer:
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, owner, per_sequence)
         scores = Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
-                        free_score, float(free.no_speech_prob), looped,
+                        free.score, free.no_speech, free.looped,
                         **({} if heard is None else {"letter_scores": heard[0],
                                                      "letters_free": heard[1]}))
         best_phrase = int(np.argmax(scores.fused()))
@@ -614,13 +614,18 @@ class WhisperRecognizer:
 
     def transcribe(self, audio: np.ndarray) -> tuple[str, float]:
         """Free transcription as grammar words, with its mean per-token probability."""
-        encoded = self.encode(audio, self.open_pad_seconds)
-        result = self._model.generate(encoded, [self._prefix], beam_size=1, max_length=2 * 32,
-                                      return_no_speech_prob=True, return_logits_vocab=True)[0]
-        tokens, _ = self._first_sentence(result.sequences_ids[0])
-        text = plain_words(self._tokenizer.decode(list(tokens)))
+        free = self._free(self.encode(audio, self.open_pad_seconds), 2 * 32)
+        text = plain_words(self._tokenizer.decode(list(free.tokens)))
         if not text:
             return "", 0.0
+        return text, math.exp(free.score) * (1.0 - free.no_speech)
+
+    def _free(self, encoded: object, max_length: int) -> Free:
+        """Whisper's free greedy transcript of `encoded`, up to its first sentence."""
+        result = self._model.generate(encoded, [self._prefix], beam_size=1,
+                                      max_length=max_length, return_no_speech_prob=True,
+                                      return_logits_vocab=True)[0]
         steps = log_softmax(np.stack([np.asarray(x) for x in result.logits[0]]))
-        mean = self._free_score(tokens, steps) / (len(tokens) + 1)
-        return text, math.exp(mean) * (1.0 - result.no_speech_prob)
+        tokens, looped = self._first_sentence(result.sequences_ids[0])
+        return Free(tokens, looped, self._free_score(tokens, steps) / (len(tokens) + 1),
+                    float(result.no_speech_prob))

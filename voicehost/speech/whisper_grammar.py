@@ -133,10 +133,10 @@ class TokenGraph:
         self.arcs: list[list[tuple[int, int]]] = [[] for _ in graph.arcs]
         self.start = frozenset({0})
         self.word_nodes = len(graph.arcs)  # nodes between words (a comma may stand there)
-        self.final = {n for n in range(len(graph.arcs)) if graph.closure(n) & graph.final}
+        closures = [graph.closure(n) for n in range(len(graph.arcs))]
+        self.final = {n for n, reached in enumerate(closures) if reached & graph.final}
         self.pauses = tuple(pause_tokens)
         self.steps: dict[frozenset[int], dict[int, frozenset[int]]] = {}
-        closures = [graph.closure(n) for n in range(len(graph.arcs))]
         encoded: dict[str, tuple[int, ...]] = {}
         for node in range(len(graph.arcs)):
             for inner in closures[node]:
@@ -185,7 +185,6 @@ class GraphEvidence:
 
     score: float  # log P(its tokens, then the end), per token
     free_gap: float  # score less the free greedy transcript's
-    similarity: float  # 0..1, the free transcript's spelling against the sentence's
 
     def confidence(self) -> float:
         """0..1, over the floor (0.5) where the score and the gap are both over theirs."""
@@ -201,6 +200,10 @@ class Found:
     tokens: tuple[int, ...]
     score: float
 
+    @property
+    def total(self) -> float:
+        return self.score * (len(self.tokens) + 1)
+
 
 def words_of(text: str) -> str:
     """A found sentence, as Whisper wrote it, in the grammar's words."""
@@ -208,14 +211,14 @@ def words_of(text: str) -> str:
 
 
 def search(decoder: TextDecoder, cross: Attended, start: State, graph: TokenGraph,
-           ends: Sequence[int], *, width: int = 8, longest: int = 48) -> Found | None:
+           ends: Sequence[int], *, width: int = GRAPH_WIDTH, longest: int = GRAPH_LONGEST
+           ) -> Found | None:
     """The beam search: at every token the `width` likeliest paths (in total log P) that the
     graph allows are kept; a path that may end is scored with the text ending there, per
     token, and the best so scored is the sentence. None when no path ends."""
     paths: list[tuple[tuple[int, ...], frozenset[int]]] = [((), graph.start)]
     said = np.zeros(1)
     best: Found | None = None
-    best_total = -np.inf
     state = start
     for _ in range(longest):
         grown: list[tuple[float, int, int, frozenset[int]]] = []
@@ -225,14 +228,13 @@ def search(decoder: TextDecoder, cross: Attended, start: State, graph: TokenGrap
                          ) / (len(tokens) + 1)
                 if best is None or ended > best.score:
                     best = Found(tokens, ended)
-                    best_total = ended * (len(tokens) + 1)
             for token, to in graph.step(at).items():
                 grown.append((said[row] + float(state.next_token[row, token]), row, token, to))
         if not grown:
             break
         grown.sort(key=lambda g: -g[0])
         grown = grown[:width]
-        if grown[0][0] < best_total - LAGGING_NATS:
+        if best is not None and grown[0][0] < best.total - LAGGING_NATS:
             break  # the words still open were not said: each costs nats, not a fraction
         said_so_far = len(paths[0][0]) + 1
         if best is None and said_so_far > HOPELESS_AFTER and \
