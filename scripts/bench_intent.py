@@ -272,10 +272,10 @@ def others(manifest: Path, half_name: str) -> list[tuple[str, Path]]:
     digits) of one half: (kind, path)."""
     try:
         rows = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines()]
-    except (OSError, ValueError) as problem:
+        return [(row["kind"], manifest.parent / row["file"]) for row in rows
+                if row["kind"] != "option" and half_name in ("all", row["half"])]
+    except (OSError, ValueError, KeyError, TypeError) as problem:
         refuse(f"{manifest}: not the hearing corpus's manifest ({problem}).")
-    return [(row["kind"], manifest.parent / row["file"]) for row in rows
-            if row["kind"] != "option" and half_name in ("all", row["half"])]
 
 
 def whisper_free_ears() -> Ears:
@@ -381,9 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit is not None:
         try:
             rows = [json.loads(line) for line in args.fit.read_text().splitlines()]
-        except (OSError, ValueError) as problem:
+            print("\n".join(fit_floors(rows)))
+        except (OSError, ValueError, KeyError, TypeError) as problem:
             refuse(f"{args.fit}: not a --json file of this script ({problem}).")
-        print("\n".join(fit_floors(rows)))
         return 0
     for snr in args.snr:
         if snr != "clean" and not re.fullmatch(r"-?\d+(\.\d+)?", snr):

@@ -201,3 +201,17 @@ def test_an_offset_outside_the_stride_is_refused(tmp_path: Path,
         bench.main([str(tmp_path), "--every", "2", "--offset", "2"])
     assert refused.value.code == 2
     assert "--offset 2: 0 to 1 with --every 2." in capsys.readouterr().err
+
+
+def test_files_of_another_shape_are_refused_in_one_line(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture) -> None:
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"clip": "a.wav"}) + "\n")
+    with pytest.raises(SystemExit) as refused:
+        bench.main([str(tmp_path), "--fit", str(other)])
+    assert refused.value.code == 2
+    assert "not a --json file of this script ('snr')" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        bench.others(other, "tune")
+    assert refused.value.code == 2
+    assert "not the hearing corpus's manifest ('kind')" in capsys.readouterr().err

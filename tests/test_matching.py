@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.host.table import Seats
-from voicehost.intents.grammar import Grammar, Intent
+from voicehost.intents.grammar import Grammar, Intent, Talk, normalize
 from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES
 
@@ -144,3 +144,25 @@ def test_fillers_are_dropped_by_the_matcher_not_listed_for_the_recognizers(
     assert grammar.match(said)[0] == grammar.intents[phrase], said
     assert not any(word in ("um", "uh", "well") for p in grammar.phrases
                    for word in p.split())
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=st.sampled_from([*CASES, ("secret-squad", "confirm", 4)]), pick=st.integers(0))
+def test_every_way_of_saying_a_phrase_is_read_as_it(case: tuple[str, str, int],
+                                                    pick: int) -> None:
+    grammar = grammar_for(*case)
+    phrase = grammar.phrases[pick % len(grammar.phrases)]
+    talk, own = Talk.load(), frozenset(w for p in grammar.phrases for w in p.split())
+    words = normalize(phrase).split()
+    for way in talk.ways(words, own):
+        assert talk.read(way, own) == talk.read(words, own), (phrase, way)
+
+
+def test_put_it_on_module_two_is_a_way_of_saying_add_it_to_module_two() -> None:
+    talk = Talk.load()
+    own = frozenset("add it to module two".split())
+    ways = talk.ways("add it to module two".split(), own)
+    assert ("put", "it", "to", "module", "two") in ways
+    assert ("add", "it", "on", "module", "two") in ways
+    assert not {("no",), ("not",)} & set(talk.fillers())
+    assert not talk.like_no & {w for filler in talk.fillers() for w in filler if len(filler) == 1}

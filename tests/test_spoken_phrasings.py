@@ -5,15 +5,19 @@ host's matcher: "yes please" is a yes, "I think it's <seat>" is that seat
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from voicehost.intents.grammar import normalize
-from voicehost.lab.phrasings import REFUSED, Phrasing
+from voicehost.lab.phrasings import REFUSED, Phrasing, load
 from voicehost.lab.speakers import PLAIN, speak
-from voicehost.lab.spoken_phrasings import hear, moment_of
+from voicehost.lab.spoken_phrasings import hear, moment_of, spoken_audio
+from voicehost.lab.voices import TUNE
 from voicehost.prompts_dir import load_yaml
 from voicehost.speech.factory import make_recognizer
 
+CORPUS = Path(__file__).parent / "data" / "phrasings.yaml"
 NAMES = load_yaml("common/tokens.yaml")["tokens"]  # seat 0 is the first name
 ANSWER = {"game": "secret-squad", "decision": "answer"}
 POINT = {"game": "secret-squad", "decision": "point", "seat": 0}
@@ -63,3 +67,29 @@ def test_not_one_answer_is_refused_aloud(engine, phrasing: Phrasing) -> None:  #
     assert normalize(phrasing.say) not in moment.grammar.phrases
     got, heard, _ = hear(engine, moment, speak(phrasing.say, PLAIN))
     assert got == REFUSED, f"heard {heard.text!r} (free {heard.raw_text!r}, {heard.confidence:.2f})"
+
+
+def corpus_phrasing(kind: str, say: str) -> Phrasing:
+    return next(p for p in load(CORPUS) if (p.kind, p.say) == (kind, say))
+
+
+# Tune-half phrasings whose best phrase alone scored too low against the fillers around it, or
+# said in other words ("can go first"): heard again as that phrase wrapped in fillers and said
+# any way the matcher reads as it (WordGraph.wrapped), each is taken.
+FILLED = (("turn", "I'll block cheetah please", "espeak-scottish"),
+          ("first_player", "cheetah can go first", "flite-kal16"),
+          ("ready", "ok we're ready", "flite-awb"),
+          ("confirm", "no that's not it", "espeak-scottish"),
+          ("yes_no", "uh, nope", "espeak-scottish"))
+# A "no" or "not" that Whisper may write as a filler ("now cheetah", "oh yes"): never taken.
+DENIED = (("point", "not cheetah", "flite-kal16"), ("yes_no", "no yes", "flite-kal16"))
+
+
+@pytest.mark.takes_seconds(20)
+def test_answers_heard_wrapped_in_fillers(engine) -> None:  # type: ignore[no-untyped-def]
+    voices = {voice.name: voice for voice in TUNE}
+    for kind, say, voice in FILLED + DENIED:
+        phrasing = corpus_phrasing(kind, say)
+        got, heard, _ = hear(engine, moment_of(phrasing), spoken_audio(say, voices[voice],
+                                                                       cache=None))
+        assert got == phrasing.want, (say, heard.text, heard.raw_text, heard.confidence)

@@ -52,6 +52,7 @@ class Talk:
     named: frozenset[str]  # seat names, numbers and cards: each means something, never a slip
     numbers: frozenset[str]  # the numbers a choice offers, as words
     signs: frozenset[str]  # said before or inside a number, make it no whole one: minus, point
+    like_no: frozenset[str]  # skip words a recognizer may write for "no" or "not"
     skip: dict[str, tuple[tuple[str, ...], ...]]  # first word → skip phrases, longest first
     same: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]  # first word →
     # (said, the phrase's words), longest first
@@ -76,6 +77,7 @@ class Talk:
                  | cards - frozenset(table["skip_words"]))
         return cls(named, frozenset(tokens["numbers"]),
                    frozenset(table["number_signs"].values()),
+                   frozenset(table["sound_like_no"]),
                    {first: tuple(sorted(p, key=len, reverse=True)) for first, p in skip.items()},
                    {first: tuple(sorted(p, key=lambda pair: -len(pair[0])))
                     for first, p in same.items()})
@@ -110,6 +112,25 @@ class Talk:
                 kept.append(meant[at])
             at += skipped or 1
         return tuple(kept)
+
+    def ways(self, words: Sequence[str], own: frozenset[str]) -> list[tuple[str, ...]]:
+        """`words` (a phrase) and each way people say it with words said for its own ("put
+        it to module two" for "add it to module two"): the same words `read` takes back."""
+        said = [tuple(words)]
+        for pairs in self.same.values():
+            for other, meant in pairs:
+                if own.issuperset(other):
+                    continue
+                said += [(*words[:at], *other, *words[at + len(meant):])
+                         for at in range(len(words) - len(meant) + 1)
+                         if tuple(words[at:at + len(meant)]) == meant]
+        return said
+
+    def fillers(self) -> list[tuple[str, ...]]:
+        """The skip phrases an answer may be heard wrapped in: all but those a recognizer may
+        write for "no" or "not"."""
+        return sorted({p for phrases in self.skip.values() for p in phrases
+                       if " ".join(p) not in self.like_no})
 
 
 def said_signs(text: str) -> str:

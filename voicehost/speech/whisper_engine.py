@@ -38,6 +38,7 @@ from voicehost.speech.whisper_decoder import BEAM_WIDTH, Attended, State, TextDe
 from voicehost.speech.whisper_grammar import (
     GRAPH_FLOOR,
     GRAPH_LONGEST,
+    FillerEvidence,
     GraphEvidence,
     TokenGraph,
     WordGraph,
@@ -61,6 +62,9 @@ from voicehost.voice import SAMPLE_RATE, Hearing
 DEFAULT_PAD_SECONDS = 1.0
 OPEN_PAD_SECONDS: float | None = 1.0
 MAX_ALTERNATIVES = 3
+# An answer heard wrapped in fillers may run this much longer than the free transcript: one that
+# says fewer words than it is refused anyway.
+FILLED_EXTRA_TOKENS = 4
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
 # Branches of the phrase trie this far below the best at their depth are not scored: at the
 # first token it changed no best phrase and nearly halves the time on long lists; deeper, while
@@ -93,7 +97,7 @@ class PhraseSet:
     words: frozenset[str]  # every word of every phrase
     inner: tuple[tuple[int, ...], ...]  # the written forms as said after other words
     letters: tuple[tuple[int, ...], ...]  # every phrase spelled for the letters head
-    readings: frozenset[tuple[str, ...]]  # every phrase as the matcher reads it
+    readings: dict[tuple[str, ...], str]  # every phrase as the matcher reads it → a phrase
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,7 @@ class Scores:
     # per token
     free_text: str  # the free greedy transcript
     free_score: float  # its log P(tokens, then the end) per token, scored like the phrases
+    free_length: int  # its tokens
     no_speech: float  # Whisper's no-speech probability
     looped: bool = False  # the free transcript said the utterance over: `free_text` is cut
     # log P(the text ends | the best phrase's words so far), at the likeliest of its earlier
@@ -178,6 +183,7 @@ class WhisperRecognizer:
         self._prefix = [self._tokenizer.token_to_id(t) for t in (*prefix, PREFIX_TOKENS[1])]
         self._pause_ids = self._tokenizer.encode(",", add_special_tokens=False).ids
         self.last_graph_evidence: GraphEvidence | None = None
+        self._attended: tuple[Attended, State] | None = None  # the last phrase scoring's
         self._end_ids = [self._end_of_text] + [self._tokenizer.token_to_id(t.replace(" ", "Ġ"))
                                          for t in END_TOKENS if self._token_known(t)]
         self._cache: OrderedDict[tuple[tuple[str, str], ...], PhraseSet] = OrderedDict()
@@ -244,7 +250,7 @@ class WhisperRecognizer:
         talk = Talk.load()
         return PhraseSet(phrases, tuple(tokens), tuple(owner), words, tuple(inner),
                          tuple(letters.spelled(p) for p in phrases),
-                         frozenset(talk.read(normalize(p).split(), words) for p in phrases))
+                         {talk.read(normalize(p).split(), words): p for p in phrases})
 
     def start(self) -> None:
         if self._phrases is None and not self._open and self._graph is None:
@@ -326,6 +332,8 @@ class WhisperRecognizer:
         best, sure = ranked[0]
         text = self.read_with_free(best, best if sure >= self.floor else "", scores.free_text,
                                    scores.looped)
+        if not text and sure < self.floor:
+            text, sure = self._with_fillers(best, scores) or (text, sure)
         return Hearing(text=text, confidence=sure,
                        audio_seconds=seconds, decode_seconds=time.perf_counter() - began,
                        raw_text=scores.free_text, alternatives=self.wavering(ranked))
@@ -350,6 +358,50 @@ class WhisperRecognizer:
         return Hearing(text=said if sure >= GRAPH_FLOOR else "", confidence=sure,
                        audio_seconds=seconds, decode_seconds=time.perf_counter() - began,
                        raw_text=said)
+
+    def _with_fillers(self, best: str, scores: Scores) -> tuple[str, float] | None:
+        """An offered phrase heard again as a grammar, with up to two fillers before it and one
+        after, said any way the matcher reads as it: "I will block cheetah please", where
+        "block cheetah" alone scored low against the audio's extra words. The phrases tried are
+        the best one and the one the free transcript reads as ("throw away a block" for
+        "discard a block"). The sentence found, read beside the free transcript, and its
+        confidence; None when none is taken.
+
+        Only where the free transcript has words to wrap an answer in (two or more), and only a
+        sentence that is not the phrase as offered: the decoder already scored that one. A
+        sentence with fewer words than the free transcript leaves some of what was said out."""
+        assert self._phrases is not None
+        talk, own = Talk.load(), self._phrases.words
+        free_words = words_of(scores.free_text).split()
+        if len(free_words) < 2:
+            return None
+        read_as = self._phrases.readings.get(talk.read(free_words, own))
+        for phrase in dict.fromkeys(p for p in (best, read_as) if p is not None):
+            heard = self._wrapped(phrase, scores, len(free_words))
+            if heard is not None:
+                return heard
+        return None
+
+    def _wrapped(self, phrase: str, scores: Scores, free_words: int
+                 ) -> tuple[str, float] | None:
+        assert self._phrases is not None and self._attended is not None
+        talk, own = Talk.load(), self._phrases.words
+        ways = [way for way in talk.ways(normalize(phrase).split(), own) if talk.read(way, own)]
+        if not ways:
+            return None
+        graph = TokenGraph(WordGraph.wrapped(ways, talk.fillers()), self._tokenizer,
+                           self._pause_ids)
+        found = search(self._decoder, *self._attended, graph, self._end_ids,
+                       longest=scores.free_length + FILLED_EXTRA_TOKENS)
+        if found is None:
+            return None
+        said = words_of(self._tokenizer.decode(list(found.tokens)))
+        free_total = scores.free_score * (scores.free_length + 1)
+        sure = FillerEvidence(found.score, found.total - free_total).confidence()
+        if (sure < GRAPH_FLOOR or said == normalize(phrase)
+                or len(said.split()) < free_words):
+            return None
+        return self.read_with_free(phrase, said, scores.free_text, scores.looped), sure
 
     def read_with_free(self, best: str, heard: str, free_text: str,
                        looped: bool = False) -> str:
@@ -429,6 +481,7 @@ class WhisperRecognizer:
         frames = np.asarray(encoded)[0]
         cross = self._decoder.attend(frames)
         start = self._decoder.start(cross, self._prefix)
+        self._attended = (cross, start)
         per_sequence = self._per_token(cross, start, self._phrases.tokens)
         wrapped, wrapped_start = None, start
         wrapping = self._wrapping(free_tokens)
@@ -448,7 +501,7 @@ class WhisperRecognizer:
         per_phrase = np.full(len(self._phrases.phrases), -np.inf)
         np.maximum.at(per_phrase, owner, per_sequence)
         scores = Scores(per_phrase, self._tokenizer.decode(list(free_tokens)).strip(),
-                        free.score, free.no_speech, free.looped,
+                        free.score, len(free_tokens), free.no_speech, free.looped,
                         **({} if heard is None else {"letter_scores": heard[0],
                                                      "letters_free": heard[1]}))
         best_phrase = int(np.argmax(scores.fused()))

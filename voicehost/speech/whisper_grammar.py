@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from hassil.expression import Alternative, Expression, ListReference, TextChunk
@@ -44,6 +45,13 @@ GRAPH_FLOOR = 0.5
 # (scripts/bench_intent.py --fit; docs/bench-intent.md).
 SCORE_FLOOR = -2.0
 FREE_GAP_FLOOR = -1.5
+# An answer heard wrapped in fillers is taken when it costs at most SCORE_FLOOR nats per token
+# and at most FILLED_GAP_FLOOR nats in all more than the free transcript, chosen on the tune
+# halves of the phrasing corpus and of the hearing corpus's chatter (docs/phrasings.md,
+# "Answers wrapped in fillers").
+FILLED_GAP_FLOOR = -4.0
+FILLERS_BEFORE = 2  # "um, i think it's"
+FILLERS_AFTER = 1  # "please"
 PRONOUNS = ("i", "i'd", "i'll", "i'm", "i've")  # always written with a capital
 
 
@@ -62,6 +70,28 @@ class WordGraph:
         for template in templates:
             graph.final.add(graph._add(parse_sentence(template).expression, 0, lists))
         return graph
+
+    @classmethod
+    def wrapped(cls, phrases: Sequence[Sequence[str]], fillers: Sequence[Sequence[str]], *,
+                before: int = FILLERS_BEFORE, after: int = FILLERS_AFTER) -> WordGraph:
+        """The graph of `phrases` (each a sequence of words), each optionally wrapped in up to
+        `before` `fillers` before it and `after` after it: "um i think it's owl please"."""
+        graph = cls()
+        at = graph._fillers(fillers, 0, before)
+        end = graph._node()
+        for words in phrases:
+            graph._words(words, at, end)
+        graph.final.add(graph._fillers(fillers, end, after))
+        return graph
+
+    def _fillers(self, fillers: Sequence[Sequence[str]], at: int, most: int) -> int:
+        for _ in range(most):
+            after = self._node()
+            self.skips[at].append(after)
+            for words in fillers:
+                self._words(words, at, after)
+            at = after
+        return at
 
     def _node(self) -> int:
         self.arcs.append([])
@@ -185,11 +215,22 @@ class GraphEvidence:
 
     score: float  # log P(its tokens, then the end), per token
     free_gap: float  # score less the free greedy transcript's
+    score_floor: ClassVar[float] = SCORE_FLOOR
+    gap_floor: ClassVar[float] = FREE_GAP_FLOOR
 
     def confidence(self) -> float:
         """0..1, over the floor (0.5) where the score and the gap are both over theirs."""
-        nearest = min(self.score - SCORE_FLOOR, self.free_gap - FREE_GAP_FLOOR)
+        nearest = min(self.score - self.score_floor, self.free_gap - self.gap_floor)
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, 4.0 * nearest))))
+
+
+@dataclass(frozen=True)
+class FillerEvidence(GraphEvidence):
+    """The same for an answer heard wrapped in fillers (`WordGraph.wrapped`), where the gap to
+    the free transcript is in total, not per token: a word the player did not say, slipped in
+    among likely fillers, costs little per token but several nats in all."""
+
+    gap_floor: ClassVar[float] = FILLED_GAP_FLOOR
 
 
 @dataclass(frozen=True)
