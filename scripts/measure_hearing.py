@@ -66,8 +66,11 @@ def _auto(options: dict[str, Any]) -> Recognizer:
 
     options = dict(options)
     used = options.pop("use_letters", True)
+    floor = options.pop("floor", None)
     recognizer = make_recognizer("auto", None, **options)[0]
     recognizer.short.use_letters(used)  # type: ignore[attr-defined]
+    if floor is not None:
+        recognizer.short.floor = floor  # type: ignore[attr-defined]
     return recognizer  # type: ignore[no-any-return]
 
 
@@ -120,8 +123,9 @@ class Pipeline:
             self.front_end.reset()
             pcm = self.front_end.process(pcm) + self.front_end.flush()
         hearing, intent = hear(self.recognizer, grammar, pcm)
-        evidence = getattr(self.recognizer, "last_evidence", None)
-        alternatives = getattr(self.recognizer, "last_alternatives", None)
+        engine = getattr(self.recognizer, "inner", self.recognizer)  # the split's, as it heard
+        evidence = getattr(engine, "last_evidence", None)
+        alternatives = getattr(engine, "last_alternatives", None)
         return Result(hearing.text, hearing.raw_text, intent and intent.name,
                       intent and intent.value, hearing.confidence, hearing.decode_seconds,
                       time.process_time() - cpu, hearing.audio_seconds,
