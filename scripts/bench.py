@@ -42,7 +42,7 @@ from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
 
 PHRASES = ["yup", "nope", "yeah", "no", "repeat", "help", "scores", "undo"]
-POINTS = ["cheetah", "player three", "at tiger", "i pointed at orca", "cobra", "player ten",
+POINTS = ["robin", "player three", "at tiger", "i pointed at orca", "cobra", "player ten",
           "myself", "undo"]
 TURNS = ["discard mechanics", "add a card to two", "block cheetah", "i add it to module three",
          "discard energy", "block myself", "undo", "add to one"]

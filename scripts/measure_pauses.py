@@ -16,27 +16,24 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from voicehost.door import refuse
 from voicehost.intents.grammar import Grammar
+from voicehost.lab.paced_clip import PacedClip, settle_for
 from voicehost.lab.voices import HELD_OUT, TUNE, Voice, speak
-from voicehost.speech.base import Recognizer
 from voicehost.speech.ears import Ears
 from voicehost.speech.endpoint import Endpointer
-from voicehost.speech.microphone import Frame
 from voicehost.tools import hear_grammar
-from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
+from voicehost.voice import SAMPLE_RATE
 
 # (game, decision, players): where players say phrases of several words
 DECISIONS = (("secret-squad", "answer", 6), ("secret-squad", "point", 10),
              ("secret-operation", "first_player", 6), ("secret-operation", "turn", 6),
              ("ferret-out", "number", 6))
-FRAME_SAMPLES = 320  # 20 ms, as the microphone delivers
 LEAD_S = 0.5  # the room's quiet before the player speaks
 VOICED = 300  # a sample this loud is speech, not the synthesizer's padding
 
@@ -47,37 +44,6 @@ class Paused:
     phrase: str
     split: int  # words before the pause
     pause_s: float
-
-
-class Recording:
-    """A FrameSource reading one utterance's audio, then silence, on a clock of its own:
-    before each frame it waits for the engine's preview, if one is running."""
-
-    def __init__(self, pcm: bytes, settle: Callable[[], None]) -> None:
-        self.pcm, self.settle, self.at = pcm, settle, 0
-        self.began: float | None = None
-
-    def start(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
-
-    def drain(self) -> int:
-        return 0
-
-    def reopen(self) -> None:
-        pass
-
-    def read(self, timeout: float) -> Frame | None:
-        self.settle()
-        if self.began is None:
-            self.began = time.monotonic()
-        step = FRAME_SAMPLES * SAMPLE_WIDTH
-        chunk = self.pcm[self.at:self.at + step] or bytes(step)
-        captured = self.began + self.at / SAMPLE_WIDTH / SAMPLE_RATE
-        self.at += step
-        return Frame(chunk.ljust(step, b"\0"), captured)
 
 
 def trimmed(pcm: bytes) -> np.ndarray:
@@ -110,16 +76,6 @@ def cases(per_decision: int, seed: int) -> list[tuple[Paused, Grammar]]:
     return chosen
 
 
-def settle_for(recognizer: Recognizer) -> Callable[[], None]:
-    """Wait for the engine's running preview (Whisper's; the split engine's current one)."""
-    def settle() -> None:
-        engine = getattr(recognizer, "inner", recognizer)
-        preview = getattr(engine, "_preview", None)
-        if preview is not None:
-            preview.result()
-    return settle
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", choices=("tune", "held-out"), default="held-out")
@@ -138,7 +94,7 @@ def main() -> None:
     for i, (case, grammar) in enumerate(cases(args.per_decision, args.seed)):
         voice = voices[i % len(voices)]
         pcm, second_at = paused_audio(case, voice)
-        microphone = Recording(pcm, settle_for(recognizer))
+        microphone = PacedClip(pcm, settle_for(recognizer))
         ears = Ears(microphone, Endpointer(), recognizer)
         heard = ears.listen(grammar.phrases, timeout_s=60.0)
         assert microphone.began is not None

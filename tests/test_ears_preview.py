@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from test_ears_room import player_says, report
 
+from voicehost.lab.paced_clip import PacedClip, settle_for
 from voicehost.lab.room import Room
 from voicehost.lab.speakers import VOICES, speak
 from voicehost.speech.base import recognize
-from voicehost.speech.ears import PREVIEW_AFTER_S, Ears
+from voicehost.speech.ears import END_EARLY_AFTER_S, PREVIEW_AFTER_S, Ears
 from voicehost.speech.endpoint import Endpointer, EndpointSettings
 from voicehost.speech.microphone import Microphone
 from voicehost.speech.whisper_engine import WhisperRecognizer
@@ -90,3 +91,19 @@ def test_a_pause_inside_an_answer_voids_the_preview(ears: Ears) -> None:
     report(heard, "a pause after 'i pointed at'")
     assert heard.text == "i pointed at robin"
     assert heard.hearing.audio_seconds > 0.3 + 0.25 + PREVIEW_AFTER_S  # both parts heard
+
+
+def test_a_whole_answer_ends_after_a_pause_not_a_gap_between_words(
+        whisper: WhisperRecognizer) -> None:
+    # Every preview is heard at once here, so the ears could end the utterance as soon as the
+    # first one: they wait for a pause longer than a gap between words said in one breath.
+    samples = np.frombuffer(speak("player six", VOICES[0]), dtype=np.int16)
+    start, end = voiced(samples)
+    pcm = np.concatenate([np.zeros(SAMPLE_RATE // 2, np.int16), samples[start:end]]).tobytes()
+    clip = PacedClip(pcm, settle_for(whisper))
+    ears = Ears(clip, Endpointer(), whisper)
+    heard = ears.listen(POINTING, timeout_s=10.0)
+    assert heard is not None and clip.began is not None
+    assert (heard.text, heard.end_reason) == ("player six", "complete")
+    quiet = clip.began + clip.read_s - heard.speech_ended_at
+    assert END_EARLY_AFTER_S - 0.011 <= quiet < END_EARLY_AFTER_S + 0.05

@@ -23,7 +23,10 @@ from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 QUIET_MARGIN_DB = 15.0
 # After this much quiet the engine starts hearing the utterance (a preview) while the
 # endpointer waits out the rest of its trailing silence; speech that resumes voids it.
-PREVIEW_AFTER_S = 0.15
+PREVIEW_AFTER_S = 0.08
+# A whole answer ends the utterance after this much quiet, not before, however soon its
+# preview is heard: shorter gaps come inside words and between words said in one breath.
+END_EARLY_AFTER_S = 0.15
 TYPICAL_SPEECH_DBFS = -30.0  # assumed until the first player has been understood
 
 
@@ -227,7 +230,8 @@ class Ears:
                 return self._ended(event, frame_end - (position - event.at_s), started_at), None
         if started_at is not None:
             self._preview_on_pause()
-            if self._withheld is not None and self.recognizer.complete():
+            if (self._withheld is not None and self.endpointer.quiet_s >= END_EARLY_AFTER_S
+                    and self.recognizer.complete()):
                 event = self.endpointer.end_now("complete")
                 return self._ended(event, frame_end - (position - event.at_s), started_at), None
         return None, started_at
