@@ -390,6 +390,30 @@ def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(
     # a loop over other words than the best phrase's is read as before: the matcher refuses it
     assert engine.read_with_free("yes", "yes", "yes no", looped=True) == "yes no"
 
+    def first_sentence(transcript: str) -> tuple[str, bool]:
+        tokens = engine._tokenizer.encode(transcript, add_special_tokens=False).ids
+        cut, repeated = engine._first_sentence(tokens)
+        return engine._tokenizer.decode(list(cut)), repeated
+
+    # a word said twice is no loop; two words in a row said again are, and so is the start
+    assert first_sentence(" 2 mechanics and 2 energy 2 mechanics and") == (
+        " 2 mechanics and 2 energy", True)
+    assert first_sentence(" 2 mechanics and 2 energy") == (" 2 mechanics and 2 energy", False)
+    assert first_sentence(" Mechanics Electronics Energy Mechanics") == (
+        " Mechanics Electronics Energy", True)
+    assert first_sentence(" 1 1 1 1") == (" 1", True)
+    # a point before a digit is a decimal point, not the end of the sentence
+    assert first_sentence(" 1.5 1.5") == (" 1.5", True)
+    assert first_sentence(" 2.0. 2.0.") == (" 2.0.", False)
+    assert first_sentence(" 2. Yes.") == (" 2.", False)
+    engine.set_phrases(["two mechanics and one energy", "one mechanics and two energy",
+                        "mechanics mechanics energy"])
+    best = "two mechanics and one energy"
+    # the transcript says a card count more often than the best phrase does
+    assert engine.read_with_free(best, best, "2 mechanics and 2 energy", looped=True) == ""
+    assert engine.read_with_free(best, best, "2 mechanics and 2 energy.") == ""
+    assert engine.read_with_free(best, best, "2 mechanics and 1 energy", looped=True) == best
+
 
 def previewed(engine: WhisperRecognizer, pcm: bytes) -> bool:
     """Whether the engine calls `pcm` a whole answer once it has heard it in a preview."""

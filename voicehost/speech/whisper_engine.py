@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from itertools import takewhile
 from pathlib import Path
 
 import numpy as np
@@ -423,7 +424,9 @@ class WhisperRecognizer:
           than its free transcript writes them ("this card" for "discard", "let's say do" for
           "let's say two", "yes, he is a bit" for "yes"). The same when the transcript
           `looped` over nothing but the best phrase's words, in whatever order (where it was
-          cut says nothing of where the player began)."""
+          cut says nothing of where the player began), unless it names a seat, a number or
+          a card more often than the phrase ("2 mechanics and 2 energy" is not "two
+          mechanics and one energy")."""
         assert self._phrases is not None
         words = self._phrases.words
         free = plain_words(free_text).split()
@@ -432,7 +435,8 @@ class WhisperRecognizer:
         own = talk.read(normalize(best).split(), words)
         if talk.unwhole(free):
             return ""
-        if looped and reading and set(own).issuperset(reading):
+        if (looped and reading and set(own).issuperset(reading)
+                and not self._names_another(free, own)):
             return heard
         if reading and words.issuperset(reading) and holds(reading, own):
             return " ".join(free) if heard or set(own) & set(free) else ""
@@ -452,13 +456,20 @@ class WhisperRecognizer:
 
     def _names_another(self, free: Sequence[str], own: Sequence[str]) -> bool:
         """Whether `free` (plain words) names a seat, number or card of the phrases that is
-        not in `own`, followed by nothing, a phrase's word or a skip word."""
+        not in `own`, or more often than `own` does ("two mechanics and two energy" against
+        "two mechanics and one energy"), followed by nothing, a phrase's word or a skip
+        word."""
         assert self._phrases is not None
         words, talk = self._phrases.words, Talk.load()
-        return any(word in talk.named and word in words and word not in own
-                   and (at + 1 == len(free) or free[at + 1] in words
-                        or not talk.read([free[at + 1]], words))
-                   for at, word in enumerate(free))
+        left = Counter(own)
+        for at, word in enumerate(free):
+            if word in talk.named and word in words and (
+                    at + 1 == len(free) or free[at + 1] in words
+                    or not talk.read([free[at + 1]], words)):
+                left[word] -= 1
+                if left[word] < 0:
+                    return True
+        return False
 
     def encode(self, audio: np.ndarray, pad_seconds: float | None) -> object:
         """The encoder's output for `audio`, padded to its length + pad_seconds (None: 30 s)."""
@@ -607,20 +618,35 @@ class WhisperRecognizer:
     def _first_sentence(self, tokens: Sequence[int]) -> tuple[tuple[int, ...], bool]:
         """The free transcript up to its first sentence end or repetition, and whether it
         repeated: with the short padding Whisper tends to say the utterance over and over,
-        from any of its words on ("and to module two add to module two add")."""
+        from any of its words on ("and to module two add to module two add"). A repetition
+        begins where two tokens in a row come again, or where the transcript starts over
+        from its first token: one word said twice is none ("2 mechanics and 2 energy"). A
+        point before a digit is a decimal point, not a sentence end ("1.5")."""
         kept: list[int] = []
         pairs: set[tuple[int, int]] = set()
-        for token in tokens:
-            if kept and (token == kept[0] or (kept[-1], token) in pairs):
-                return tuple(kept if token == kept[0] else kept[:-1]), True
+        for index, token in enumerate(tokens):
+            if kept and (kept[-1], token) in pairs:
+                return tuple(kept[:-1]), True
+            if kept and token == kept[0] and self._starts_over(kept, tokens[index:]):
+                return tuple(kept), True
             if token >= self._end_of_text:
                 break
             if kept:
                 pairs.add((kept[-1], token))
             kept.append(token)
-            if token in self._end_ids:
+            if token in self._end_ids and not self._digit_follows(tokens, index):
                 break
         return tuple(kept), False
+
+    def _starts_over(self, kept: Sequence[int], rest: Sequence[int]) -> bool:
+        """Whether `rest` says `kept` again from its start, as far as either goes."""
+        said = list(takewhile(lambda token: token < self._end_of_text, rest))[:len(kept)]
+        return list(kept[:len(said)]) == said
+
+    def _digit_follows(self, tokens: Sequence[int], index: int) -> bool:
+        following = tokens[index + 1] if index + 1 < len(tokens) else self._end_of_text
+        return (following < self._end_of_text
+                and self._tokenizer.decode([following])[:1].isdigit())
 
     def rank(self, scores: Scores) -> list[tuple[str, float]]:
         """The phrases that were scored, with their confidence, best first."""
