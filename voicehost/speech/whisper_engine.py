@@ -435,12 +435,12 @@ class WhisperRecognizer:
         own = talk.read(normalize(best).split(), words)
         if talk.unwhole(free):
             return ""
-        if (looped and reading and set(own).issuperset(reading)
-                and not self._names_another(free, own)):
+        names_another = self._names_another(free, own)
+        if looped and reading and set(own).issuperset(reading) and not names_another:
             return heard
         if reading and words.issuperset(reading) and holds(reading, own):
             return " ".join(free) if heard or set(own) & set(free) else ""
-        if self._names_another(free, own):
+        if names_another:
             return ""
         if heard and reading in self._phrases.readings and not within(reading, own):
             return f"{heard} {' '.join(free)}"
