@@ -159,6 +159,14 @@ def test_save_writes_the_rendered_speech(tmp_path: Path) -> None:
     assert mouth.render("   ")[0].size == 0
 
 
+@pytest.mark.parametrize("text", ["Cheetah, yup.", "Tiger, is that right?", "Owl goes first."])
+def test_a_line_starts_with_its_first_sound(text: str) -> None:
+    samples, rate = Mouth(rate=200).render(text)
+    # a stop's closure would be tens of milliseconds of silence before the burst
+    assert loud_start(samples, rate, threshold=64) <= 0.006
+    assert loud_span(samples, rate) > 0.4
+
+
 def test_long_text_is_rendered_completely() -> None:
     # espeak synthesizes on its own thread, and a fresh pyttsx3 engine's runAndWait returns
     # before it is done: the WAV only exists later. Drop older engines to get a fresh one.

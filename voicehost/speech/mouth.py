@@ -24,6 +24,10 @@ from voicehost.speech.devices import DeviceSpec, Playback, play, sounddevice
 from voicehost.speech.ears import Gate
 
 SYNTHESIS_TIMEOUT_S = 30.0
+# Quieter than this, the start of a line is silence: the synthesizer's lead-in, or the closure
+# of a first stop consonant ("Cheetah" opens on 44 ms of it). Played, it only delays the reply.
+ONSET_LEVEL = 64  # int16 peak, -54 dBFS
+ONSET_KEPT_S = 0.005  # of that silence kept before the first sound, so it starts smoothly
 # pyttsx3 hands every mouth the same engine, and espeak is one per process: one at a time.
 _ENGINE_LOCK = threading.Lock()
 
@@ -41,6 +45,14 @@ class Spoken:
     render_s: float  # text → samples
     first_audio_s: float  # call → first sample at the speaker
     total_s: float  # call → return (playback finished, tail not included)
+
+
+def without_lead_in(samples: np.ndarray, rate: int) -> np.ndarray:
+    """`samples` from just before their first sound."""
+    sound = np.flatnonzero(np.abs(samples.astype(np.int32)) > ONSET_LEVEL)
+    if not len(sound):
+        return samples
+    return samples[max(0, int(sound[0]) - round(ONSET_KEPT_S * rate)):]
 
 
 class Mouth:
@@ -96,7 +108,8 @@ class Mouth:
         """Speech for `text` as int16 mono samples and their sample rate."""
         if not text.strip():
             return np.zeros(0, dtype=np.int16), 22050
-        return self.renderer(text)
+        samples, rate = self.renderer(text)
+        return without_lead_in(samples, rate), rate
 
     def render_locally(self, text: str) -> tuple[np.ndarray, int]:
         """Speech for `text` from pyttsx3 (espeak-ng)."""
