@@ -4,7 +4,7 @@ Each word is spoken by espeak-ng (plain en-us, as tests/test_ferret_out_hear.py 
 heard among its round's twelve words with the guess decision's grammar. Prints how many were
 heard right, every miss, the lowest confidences and the median time per call:
 
-    python scripts/hear_deck.py [--workers 2]
+    python scripts/hear_deck.py [--workers 2] [--engine auto]
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from voicehost.host.ferret_out import deck
 from voicehost.lab.speakers import PLAIN, speak_wav
 
 
-def hear_pouch(pouch: int) -> list[tuple[str, dict]]:
+def hear_pouch(pouch: int, engine: str) -> list[tuple[str, dict]]:
     heard = []
     with tempfile.TemporaryDirectory() as tmp:
         for word in deck()[pouch].words():
             wav = speak_wav(word, PLAIN, Path(tmp) / "word.wav")
             out = subprocess.run(
                 [sys.executable, "-m", "voicehost.cli", "hear", str(wav), "--engine",
-                 "pocketsphinx", "--game", "ferret-out", "--decision", "guess", "--pouch",
+                 engine, "--game", "ferret-out", "--decision", "guess", "--pouch",
                  str(pouch), "--players", "5"], check=True, capture_output=True, text=True).stdout
             heard.append((word, json.loads(out)))
     return heard
@@ -38,9 +38,13 @@ def hear_pouch(pouch: int) -> list[tuple[str, dict]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--engine", choices=("pocketsphinx", "whisper", "auto"),
+                        default="pocketsphinx")
     args = parser.parse_args()
     with Pool(args.workers) as pool:
-        heard = [row for part in pool.map(hear_pouch, range(len(deck()))) for row in part]
+        heard = [row for part in pool.starmap(hear_pouch, [(pouch, args.engine) for pouch
+                                                           in range(len(deck()))])
+                 for row in part]
     right = [(w, r) for w, r in heard if (r["intent"], r["value"]) == ("choose", w)]
     print(f"heard right: {len(right)}/{len(heard)}")
     for word, result in heard:

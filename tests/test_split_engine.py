@@ -1,5 +1,6 @@
-"""The default engine without a vosk model: pocketsphinx for Ferret Out's deck words, Whisper for
-every other decision (voicehost/speech/split.py), on the real engines and espeak-ng players."""
+"""The default engine without a vosk model: pocketsphinx for Ferret Out's deck words (then
+Whisper, when pocketsphinx takes nothing), Whisper for every other decision
+(voicehost/speech/split.py), on the real engines and espeak-ng players."""
 
 from __future__ import annotations
 
@@ -9,16 +10,23 @@ import pytest
 
 from voicehost.host.ferret_out import deck
 from voicehost.lab.speakers import PLAIN, speak
-from voicehost.speech.base import recognize
+from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.factory import AudioSettings, describe_pipeline, make_recognizer
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-from voicehost.speech.split import SplitRecognizer, deck_words
+from voicehost.speech.split import SecondOpinion, SplitRecognizer, deck_words
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.tools import hear_grammar
 
 # Secret Squad's confirmation, and Ferret Out's guess among the first pouch pair's words.
 SHORT = hear_grammar(None, "confirm", 4)
 GUESS = hear_grammar(None, "guess", 5, "ferret-out", 0)
+
+
+def hearers(recognizer: Recognizer) -> tuple[type, ...]:
+    """The engines that hear, in the order they are asked."""
+    if isinstance(recognizer, SecondOpinion):
+        return (type(recognizer.first), type(recognizer.second))
+    return (type(recognizer),)
 
 
 @pytest.fixture(scope="module")
@@ -29,19 +37,25 @@ def split() -> SplitRecognizer:
     return recognizer
 
 
-@pytest.mark.parametrize(("decision", "players", "game", "engine"), [
-    ("number", 7, "ferret-out", WhisperRecognizer),  # Whisper hears real people's digits better
-    ("point", 10, "secret-squad", WhisperRecognizer),
-    ("answer", 10, "secret-squad", WhisperRecognizer),
-    ("first_player", 4, "secret-operation", WhisperRecognizer),
-    ("turn", 10, "secret-operation", WhisperRecognizer),  # the longest list: 201 phrases
-    ("reveal", 6, "secret-operation", WhisperRecognizer),
-    ("guess", 7, "ferret-out", PocketsphinxRecognizer),  # the deck was chosen for pocketsphinx
+WHISPER = (WhisperRecognizer,)
+# the deck was chosen for pocketsphinx; Whisper hears a guess wrapped in people's words
+DECK = (PocketsphinxRecognizer, WhisperRecognizer)
+
+
+@pytest.mark.parametrize(("decision", "players", "game", "engines"), [
+    ("number", 7, "ferret-out", WHISPER),  # Whisper hears real people's digits better
+    ("point", 10, "secret-squad", WHISPER),
+    ("answer", 10, "secret-squad", WHISPER),
+    ("first_player", 4, "secret-operation", WHISPER),
+    ("turn", 10, "secret-operation", WHISPER),  # the longest list: 201 phrases
+    ("reveal", 6, "secret-operation", WHISPER),
+    ("guess", 7, "ferret-out", DECK),
 ])
-def test_each_decision_goes_to_the_engine_that_hears_it_best(
-        split: SplitRecognizer, decision: str, players: int, game: str, engine: type) -> None:
+def test_each_decision_goes_to_the_engines_that_hear_it_best(
+        split: SplitRecognizer, decision: str, players: int, game: str,
+        engines: tuple[type, ...]) -> None:
     split.set_phrases(hear_grammar(None, decision, players, game, 0).phrases)
-    assert isinstance(split.inner, engine)
+    assert hearers(split.inner) == engines
 
 
 def test_the_split_knows_every_word_of_the_deck_the_game_deals() -> None:
@@ -56,13 +70,15 @@ def test_pocketsphinx_is_built_only_when_a_deck_word_is_offered() -> None:
         split.set_phrases(hear_grammar(None, decision, players, game).phrases)
     assert split.long is None
     split.set_phrases(GUESS.phrases)
-    assert isinstance(split.long, PocketsphinxRecognizer) and split.inner is split.long
+    assert isinstance(split.long, PocketsphinxRecognizer)
+    assert isinstance(split.inner, SecondOpinion) and split.inner.first is split.long
+    assert split.inner.second is split.short
 
 
-def test_every_pouch_pairs_guess_goes_to_pocketsphinx(split: SplitRecognizer) -> None:
+def test_every_pouch_pairs_guess_goes_to_pocketsphinx_first(split: SplitRecognizer) -> None:
     for pouch in range(len(deck())):
         split.set_phrases(hear_grammar(None, "guess", 5, "ferret-out", pouch).phrases)
-        assert isinstance(split.inner, PocketsphinxRecognizer), pouch
+        assert hearers(split.inner) == DECK, pouch
 
 
 @pytest.mark.parametrize(("grammar", "said", "alone", "meant"), [
@@ -78,11 +94,23 @@ def test_each_list_is_heard_as_its_engine_alone_hears_it(split: SplitRecognizer,
     engine = alone()
     engine.set_phrases(grammar.phrases)  # type: ignore[attr-defined]
     expected = recognize(engine, pcm)
-    assert isinstance(split.inner, alone)
+    assert hearers(split.inner)[0] is alone
     assert heard.text == expected.text and heard.text
     assert heard.confidence == pytest.approx(expected.confidence, abs=1e-6)
     intent, _ = grammar.match(heard.text)  # type: ignore[attr-defined]
     assert intent is not None and (intent.name, intent.value) == ("choose", meant)
+
+
+@pytest.mark.parametrize("said", ["I'd say doctor", "I'd say desert"])
+def test_a_guess_pocketsphinx_refuses_is_heard_by_whisper(split: SplitRecognizer,
+                                                         said: str) -> None:
+    pcm = speak(said, PLAIN)
+    pocketsphinx = PocketsphinxRecognizer()
+    pocketsphinx.set_phrases(GUESS.phrases)
+    assert recognize(pocketsphinx, pcm).text == ""
+    split.set_phrases(GUESS.phrases)
+    intent, _ = GUESS.match(recognize(split, pcm).text)
+    assert intent is not None and (intent.name, intent.value) == ("choose", said.split()[-1])
 
 
 def test_the_doctor_names_both_engines() -> None:

@@ -1,18 +1,23 @@
-"""Two engines, one per decision: pocketsphinx for Ferret Out's deck words, Whisper for the rest.
+"""Two engines by decision: Ferret Out's deck words to pocketsphinx, else Whisper; the rest to
+Whisper.
 
 Whisper hears a lively table far better, and with the phrase trie it scores Secret Operation's
 long lists in time; but the deck was chosen word by word for pocketsphinx to hear, and Whisper
-refuses two in five of its words said alone (the numbers: docs/hearing.md, "The default is
-split between the engines"). So a decision whose phrases name a deck word (Ferret Out's guess)
-goes to pocketsphinx, every other to Whisper.
+refuses one in four of its words said alone. Wrapped in people's words ("I think it's
+cactus") it is the other way round: pocketsphinx refuses half. So a decision whose phrases
+name a deck word (Ferret Out's guess) is heard by pocketsphinx, and by Whisper when
+pocketsphinx takes nothing; every other decision by Whisper (the numbers: docs/hearing.md,
+"The split by decision").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from voicehost.prompts_dir import load_yaml
 from voicehost.speech.base import Recognizer, Wrapping
+from voicehost.voice import Hearing
 
 
 def deck_words() -> frozenset[str]:
@@ -21,10 +26,46 @@ def deck_words() -> frozenset[str]:
                      for side in ("ferrets", "weasel") for word in pair[side])
 
 
+class SecondOpinion:
+    """Hears each utterance with `first`, and with `second` when `first` takes nothing: both
+    are fed all of it, so `second` can preview in the pause while `first` streams."""
+
+    open_vocabulary = False
+
+    def __init__(self, first: Recognizer, second: Recognizer) -> None:
+        self.first, self.second = first, second
+        self.name = f"{first.name}, else {second.name}"
+
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        self.first.set_phrases(phrases)
+        self.second.set_phrases(phrases)
+
+    def start(self) -> None:
+        self.first.start()
+        self.second.start()
+
+    def feed(self, pcm: bytes) -> None:
+        self.first.feed(pcm)
+        self.second.feed(pcm)
+
+    def preview(self) -> bool:
+        return self.second.preview()
+
+    def complete(self) -> bool:
+        return False  # `first` has not said yet whether it takes the answer
+
+    def finish(self) -> Hearing:
+        heard, other = self.first.finish(), self.second.finish()
+        if heard.text:
+            return heard
+        return replace(other, decode_seconds=heard.decode_seconds + other.decode_seconds)
+
+
 class SplitRecognizer(Wrapping):
     """The Recognizer protocol over `short` and the engine `make_long` builds, named
-    `long_name`, which hears the lists with a phrase of `long_words`. It is built when first
-    needed: a game that never offers a deck word never holds it in memory."""
+    `long_name`, which hears the lists with a phrase of `long_words` (and `short` after it,
+    when it takes nothing). It is built when first needed: a game that never offers a deck
+    word never holds it in memory."""
 
     open_vocabulary = False
 
@@ -40,5 +81,5 @@ class SplitRecognizer(Wrapping):
         if any(p in self.long_words for p in phrases):
             if self.long is None:
                 self.long = self.make_long()
-            self.inner = self.long
+            self.inner = SecondOpinion(self.long, self.short)
         self.inner.set_phrases(phrases)
