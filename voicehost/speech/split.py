@@ -30,8 +30,6 @@ class SecondOpinion:
     """Hears each utterance with `first`, and with `second` when `first` takes nothing: both
     are fed all of it, so `second` can preview in the pause while `first` streams."""
 
-    open_vocabulary = False
-
     def __init__(self, first: Recognizer, second: Recognizer) -> None:
         self.first, self.second = first, second
         self.name = f"{first.name}, else {second.name}"
