@@ -54,9 +54,9 @@ class SecondOpinion:
 
     def finish(self) -> Hearing:
         heard, other = self.first.finish(), self.second.finish()
-        if heard.text:
-            return heard
-        return replace(other, decode_seconds=heard.decode_seconds + other.decode_seconds)
+        # both ended the utterance before either answer could be given
+        spent = heard.decode_seconds + other.decode_seconds
+        return replace(heard if heard.text else other, decode_seconds=spent)
 
 
 class SplitRecognizer(Wrapping):
