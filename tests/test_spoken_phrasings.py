@@ -73,14 +73,20 @@ def corpus_phrasing(kind: str, say: str) -> Phrasing:
     return next(p for p in load(CORPUS) if (p.kind, p.say) == (kind, say))
 
 
-# Tune-half phrasings whose best phrase alone scored too low against the fillers around it, or
-# said in other words ("can go first"): heard again as that phrase wrapped in fillers and said
-# any way the matcher reads as it (WordGraph.wrapped), each is taken.
+# Tune-half phrasings whose best phrase alone scored too low against the fillers around it or
+# between its words, or said in other words ("can go first"): heard again as a phrase wrapped in
+# fillers and said any way the matcher reads as it (WordGraph.wrapped), each is taken. The
+# phrases tried are the best one, the one the free transcript reads as, and those whose words
+# the transcript holds ("I'd see yes" holds "yes").
 FILLED = (("turn", "I'll block cheetah please", "espeak-scottish"),
           ("first_player", "cheetah can go first", "flite-kal16"),
           ("ready", "ok we're ready", "flite-awb"),
           ("confirm", "no that's not it", "espeak-scottish"),
-          ("yes_no", "uh, nope", "espeak-scottish"))
+          ("yes_no", "uh, nope", "espeak-scottish"),
+          ("confirm", "no, I'm pointing at tiger", "espeak-caribbean"),
+          ("yes_no", "I'd say yes", "festival-kal"),
+          ("point", "I pick myself", "espeak-scottish"),
+          ("command", "how are the scores", "festival-kal"))
 # A "no" or "not" that Whisper may write as a filler ("now cheetah", "oh yes"): never taken.
 DENIED = (("point", "not cheetah", "flite-kal16"), ("yes_no", "no yes", "flite-kal16"))
 

@@ -66,6 +66,7 @@ MAX_ALTERNATIVES = 3
 # An answer heard wrapped in fillers may run this much longer than the free transcript: one that
 # says fewer words than it is refused anyway.
 FILLED_EXTRA_TOKENS = 4
+WRAPPED_TRIES = 4  # phrases heard again wrapped in fillers, at most: each is a search
 FREE_EXTRA_TOKENS = 4  # the free transcript may run this much longer than the longest phrase
 # Branches of the phrase trie this far below the best at their depth are not scored: at the
 # first token it changed no best phrase and nearly halves the time on long lists; deeper, while
@@ -361,12 +362,14 @@ class WhisperRecognizer:
                        raw_text=said)
 
     def _with_fillers(self, best: str, scores: Scores) -> tuple[str, float] | None:
-        """An offered phrase heard again as a grammar, with up to two fillers before it and one
-        after, said any way the matcher reads as it: "I will block cheetah please", where
+        """An offered phrase heard again as a grammar, with up to two fillers before it, one
+        after and one between two of its words, said any way the matcher reads as it: "I will
+        block cheetah please", "no, I'm pointing at tiger", where
         "block cheetah" alone scored low against the audio's extra words. The phrases tried are
         the best one and the one the free transcript reads as ("throw away a block" for
-        "discard a block"). The sentence found, read beside the free transcript, and its
-        confidence; None when none is taken.
+        "discard a block"), then those whose words the free transcript holds, longest first
+        ("I'd see yes" holds "yes"). The sentence found, read beside the free transcript, and
+        its confidence; None when none is taken.
 
         Only where the free transcript has words to wrap an answer in (two or more), and only a
         sentence that is not the phrase as offered: the decoder already scored that one. A
@@ -376,8 +379,12 @@ class WhisperRecognizer:
         free_words = words_of(scores.free_text).split()
         if len(free_words) < 2:
             return None
-        read_as = self._phrases.readings.get(talk.read(free_words, own))
-        for phrase in dict.fromkeys(p for p in (best, read_as) if p is not None):
+        reading = talk.read(free_words, own)
+        held = sorted((r for r in self._phrases.readings if holds(reading, r)), key=len,
+                      reverse=True)
+        tried = [best, self._phrases.readings.get(reading),
+                 *(self._phrases.readings[r] for r in held)]
+        for phrase in list(dict.fromkeys(p for p in tried if p is not None))[:WRAPPED_TRIES]:
             heard = self._wrapped(phrase, scores, len(free_words))
             if heard is not None:
                 return heard

@@ -52,6 +52,7 @@ FREE_GAP_FLOOR = -1.5
 FILLED_GAP_FLOOR = -4.0
 FILLERS_BEFORE = 2  # "um, i think it's"
 FILLERS_AFTER = 1  # "please"
+FILLERS_BETWEEN = 1  # "no, i'm pointing at tiger"
 PRONOUNS = ("i", "i'd", "i'll", "i'm", "i've")  # always written with a capital
 
 
@@ -73,14 +74,20 @@ class WordGraph:
 
     @classmethod
     def wrapped(cls, phrases: Sequence[Sequence[str]], fillers: Sequence[Sequence[str]], *,
-                before: int = FILLERS_BEFORE, after: int = FILLERS_AFTER) -> WordGraph:
+                before: int = FILLERS_BEFORE, after: int = FILLERS_AFTER,
+                between: int = FILLERS_BETWEEN) -> WordGraph:
         """The graph of `phrases` (each a sequence of words), each optionally wrapped in up to
-        `before` `fillers` before it and `after` after it: "um i think it's owl please"."""
+        `before` `fillers` before it and `after` after it, and with up to `between` of them
+        between two of its words: "um i think it's owl please", "no i'm pointing at owl"."""
         graph = cls()
         at = graph._fillers(fillers, 0, before)
         end = graph._node()
         for words in phrases:
-            graph._words(words, at, end)
+            word_at = at
+            for k, word in enumerate(words):
+                if k:
+                    word_at = graph._fillers(fillers, word_at, between)
+                word_at = graph._words([word], word_at, end if k == len(words) - 1 else None)
         graph.final.add(graph._fillers(fillers, end, after))
         return graph
 
