@@ -9,13 +9,17 @@ from pathlib import Path
 import pytest
 
 from voicehost.host.ferret_out import deck
+from voicehost.lab.phrasings import load
 from voicehost.lab.speakers import PLAIN, speak
+from voicehost.lab.spoken_phrasings import moment_of, spoken_audio
+from voicehost.lab.voices import TUNE
 from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.factory import AudioSettings, describe_pipeline, make_recognizer
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 from voicehost.speech.split import SecondOpinion, SplitRecognizer, deck_words
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.tools import hear_grammar
+from voicehost.voice import Hearing
 
 # Secret Squad's confirmation, and Ferret Out's guess among the first pouch pair's words.
 SHORT = hear_grammar(None, "confirm", 4)
@@ -111,6 +115,72 @@ def test_a_guess_pocketsphinx_refuses_is_heard_by_whisper(split: SplitRecognizer
     split.set_phrases(GUESS.phrases)
     intent, _ = GUESS.match(recognize(split, pcm).text)
     assert intent is not None and (intent.name, intent.value) == ("choose", said.split()[-1])
+
+
+# Tune-half guesses, each in the corpus voice that showed it: pocketsphinx forces "I don't know"
+# onto the carrier phrase "i wrote stool", which Whisper does not hear; both hear "I think it
+# was desert".
+@pytest.mark.parametrize(("said", "voice", "alone", "taken"), [
+    ("I don't know", "espeak-scottish", "i wrote stool", ""),
+    ("I think it was desert", "flite-kal16", "i think it was desert", "i think it was desert"),
+])
+def test_a_wrapped_guess_pocketsphinx_hears_is_taken_only_if_whisper_hears_the_same(
+        split: SplitRecognizer, said: str, voice: str, alone: str, taken: str) -> None:
+    phrasing = next(p for p in load(Path(__file__).parent / "data" / "phrasings.yaml")
+                    if (p.kind, p.say, p.moment["decision"]) == ("guess", said, "guess"))
+    phrases = moment_of(phrasing).grammar.phrases
+    pcm = spoken_audio(said, next(v for v in TUNE if v.name == voice), cache=None)
+    split.set_phrases(phrases)
+    assert isinstance(split.inner, SecondOpinion)
+    split.inner.first.set_phrases(phrases)
+    assert recognize(split.inner.first, pcm).text == alone
+    split.set_phrases(phrases)
+    assert recognize(split, pcm).text == taken
+
+
+class Says:
+    """A recognizer that hears `text` in anything (for the rule between two engines)."""
+
+    name = "says"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def set_phrases(self, phrases: object) -> None:
+        pass
+
+    def start(self) -> None:
+        pass
+
+    def feed(self, pcm: bytes) -> None:
+        pass
+
+    def preview(self) -> bool:
+        return False
+
+    def complete(self) -> bool:
+        return False
+
+    def finish(self) -> Hearing:
+        return Hearing(self.text, 0.9 if self.text else 0.0, 1.0, 0.1, raw_text=self.text)
+
+
+@pytest.mark.parametrize(("first", "second", "taken"), [
+    ("dog", "", "dog"),  # a deck word alone: pocketsphinx's
+    ("dog", "desert", "dog"),
+    ("", "i'd say desert", "i'd say desert"),  # pocketsphinx takes nothing: Whisper's
+    ("i think it was dog", "i think it was dog", "i think it was dog"),
+    ("i think it was dog", "dog", "i think it was dog"),  # the same word, however wrapped
+    ("i think it was dog", "i think it was desert", ""),  # another word: neither
+    ("i think it was dog", "", ""),
+    ("i guess something else", "", "i guess something else"),  # no deck word to disagree on
+])
+def test_a_wrapped_deck_word_needs_the_second_engine_to_hear_it_too(
+        first: str, second: str, taken: str) -> None:
+    both = SecondOpinion(Says(first), Says(second), frozenset({"dog", "desert"}))
+    heard = recognize(both, bytes(3200))
+    assert heard.text == taken
+    assert heard.decode_seconds == pytest.approx(0.2)
 
 
 def test_the_doctor_names_both_engines() -> None:

@@ -6,8 +6,8 @@ long lists in time; but the deck was chosen word by word for pocketsphinx to hea
 refuses one in four of its words said alone. Wrapped in people's words ("I think it's
 cactus") it is the other way round: pocketsphinx refuses half. So a decision whose phrases
 name a deck word (Ferret Out's guess) is heard by pocketsphinx, and by Whisper when
-pocketsphinx takes nothing; every other decision by Whisper (the numbers: docs/hearing.md,
-"The split by decision").
+pocketsphinx takes nothing or hears the word wrapped in others (then both must hear the same
+word); every other decision by Whisper (the numbers: docs/hearing.md, "The split by decision").
 """
 
 from __future__ import annotations
@@ -28,10 +28,13 @@ def deck_words() -> frozenset[str]:
 
 class SecondOpinion:
     """Hears each utterance with `first`, and with `second` when `first` takes nothing: both
-    are fed all of it, so `second` can preview in the pause while `first` streams."""
+    are fed all of it, so `second` can preview in the pause while `first` streams. An answer
+    `first` heard wrapped in other words ("i think it was dog"), naming some of `words`, is
+    taken only when `second` names the same ones: pocketsphinx forces what it hears onto the
+    grammar's carrier phrases, and Whisper hears wrapped words far better."""
 
-    def __init__(self, first: Recognizer, second: Recognizer) -> None:
-        self.first, self.second = first, second
+    def __init__(self, first: Recognizer, second: Recognizer, words: frozenset[str]) -> None:
+        self.first, self.second, self.words = first, second, words
         self.name = f"{first.name}, else {second.name}"
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
@@ -56,7 +59,16 @@ class SecondOpinion:
         heard, other = self.first.finish(), self.second.finish()
         # both ended the utterance before either answer could be given
         spent = heard.decode_seconds + other.decode_seconds
-        return replace(heard if heard.text else other, decode_seconds=spent)
+        if not heard.text:
+            return replace(other, decode_seconds=spent)
+        named = self.named(heard.text)
+        if named and len(heard.text.split()) > len(named) and (
+                not other.text or self.named(other.text) != named):
+            return replace(heard, text="", decode_seconds=spent)
+        return replace(heard, decode_seconds=spent)
+
+    def named(self, text: str) -> list[str]:
+        return [word for word in text.split() if word in self.words]
 
 
 class SplitRecognizer(Wrapping):
@@ -79,5 +91,5 @@ class SplitRecognizer(Wrapping):
         if any(p in self.long_words for p in phrases):
             if self.long is None:
                 self.long = self.make_long()
-            self.inner = SecondOpinion(self.long, self.short)
+            self.inner = SecondOpinion(self.long, self.short, self.long_words)
         self.inner.set_phrases(phrases)
