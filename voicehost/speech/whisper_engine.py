@@ -366,10 +366,10 @@ class WhisperRecognizer:
         after and one between two of its words, said any way the matcher reads as it: "I will
         block cheetah please", "no, I'm pointing at tiger", where
         "block cheetah" alone scored low against the audio's extra words. The phrases tried are
-        the best one and the one the free transcript reads as ("throw away a block" for
-        "discard a block"), then those whose words the free transcript holds, longest first
-        ("I'd see yes" holds "yes"). The sentence found, read beside the free transcript, and
-        its confidence; None when none is taken.
+        the best one, then those whose words the free transcript holds, longest first: the one
+        it reads as whole ("throw away a block" for "discard a block"), then parts of it ("I'd
+        see yes" holds "yes"). The sentence found, read beside the free transcript, and its
+        confidence; None when none is taken.
 
         Only where the free transcript has words to wrap an answer in (two or more), and only a
         sentence that is not the phrase as offered: the decoder already scored that one. A
@@ -380,11 +380,11 @@ class WhisperRecognizer:
         if len(free_words) < 2:
             return None
         reading = talk.read(free_words, own)
+        # the longest a phrase the transcript holds can be is the transcript itself
         held = sorted((r for r in self._phrases.readings if holds(reading, r)), key=len,
                       reverse=True)
-        tried = [best, self._phrases.readings.get(reading),
-                 *(self._phrases.readings[r] for r in held)]
-        for phrase in list(dict.fromkeys(p for p in tried if p is not None))[:WRAPPED_TRIES]:
+        tried = [best, *(self._phrases.readings[r] for r in held)]
+        for phrase in list(dict.fromkeys(tried))[:WRAPPED_TRIES]:
             heard = self._wrapped(phrase, scores, len(free_words))
             if heard is not None:
                 return heard

@@ -83,11 +83,10 @@ class WordGraph:
         at = graph._fillers(fillers, 0, before)
         end = graph._node()
         for words in phrases:
-            word_at = at
-            for k, word in enumerate(words):
-                if k:
-                    word_at = graph._fillers(fillers, word_at, between)
-                word_at = graph._words([word], word_at, end if k == len(words) - 1 else None)
+            node = at
+            for word in words[:-1]:
+                node = graph._fillers(fillers, graph._words([word], node), between)
+            graph._words(words[-1:], node, end)
         graph.final.add(graph._fillers(fillers, end, after))
         return graph
 
