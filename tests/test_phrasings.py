@@ -72,7 +72,10 @@ def test_no_and_another_option_at_a_read_back_is_a_correction() -> None:
     assert grammar.match("no")[0] == Intent("choose", "no")
     assert grammar.match("yes, husky") == (None, 0.0)
     assert grammar.match("no, manatee") == (None, 0.0)
-    assert "no husky" in grammar.phrases  # the recognizers may hear it too
+    # the recognizers may hear it too, the seat said bare by its name or its number
+    assert {"no husky", "no player three"} <= set(grammar.phrases)
+    assert "no at player three" not in grammar.phrases
+    assert "no i pointed at husky" not in grammar.phrases
     # a yes/no decision's own options are no correction: "no, yes" means nothing
     yes_no = GAMES["ferret-out"].table(Seats.default(4), seed=3)
     grammar = confirm_grammar(yes_no.grammar(yes_no.example_decision("guess_right"), []))

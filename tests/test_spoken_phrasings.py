@@ -99,3 +99,11 @@ def test_answers_heard_wrapped_in_fillers(engine) -> None:  # type: ignore[no-un
         got, heard, _ = hear(engine, moment_of(phrasing), spoken_audio(say, voices[voice],
                                                                        cache=None))
         assert got == phrasing.want, (say, heard.text, heard.raw_text, heard.confidence)
+
+
+@pytest.mark.takes_seconds(5)
+def test_a_correction_by_the_seats_number_is_heard(engine) -> None:  # type: ignore[no-untyped-def]
+    phrasing = corpus_phrasing("confirm", "no, player three")
+    voice = next(voice for voice in TUNE if voice.name == "festival-kal")
+    got, heard, _ = hear(engine, moment_of(phrasing), spoken_audio(phrasing.say, voice, cache=None))
+    assert got == phrasing.want == "no:2", (heard.text, heard.raw_text, heard.confidence)

@@ -56,8 +56,8 @@ def phrases_for(grammar: Grammar, options: tuple[str, ...]) -> dict[str, str]:
 def confirm_grammar(corrections: Grammar | None = None) -> Grammar:
     """Yes or no, and every command: a question never stops the table asking for the rules,
     the scores, a pause or the end of the game. With `corrections` (the options of the choice
-    read back), "no <option>" corrects it; options that are themselves a yes or a no are not
-    corrections."""
+    read back), "no <option>" corrects it, the option said bare ("no bear", "no player
+    three"); options that are themselves a yes or a no are not corrections."""
     confirm = load_yaml("common/intents.yaml")["confirm"]
     grammar = Grammar.build([(Intent("choose", answer), templates)
                              for answer, templates in confirm.items()] + command_groups())
@@ -66,11 +66,19 @@ def confirm_grammar(corrections: Grammar | None = None) -> Grammar:
     options = Grammar({phrase: intent for phrase, intent in corrections.intents.items()
                        if intent.name == "choose" and grammar.match(phrase)[0] is None})
     no = grammar.spoken(NO)
-    said = {f"{no} {options.spoken(intent)}": Intent("correct", intent.value)
-            for intent in dict.fromkeys(options.intents.values())}
+    said = {f"{no} {phrase}": Intent("correct", intent.value)
+            for phrase, intent in options.intents.items() if bare(phrase, options)}
     corrected = Grammar({**grammar.intents, **said})
     corrected.corrections = options
     return corrected
+
+
+def bare(phrase: str, grammar: Grammar) -> bool:
+    """Whether `phrase` is no other phrase of its intent with words before it: "player three"
+    and "bear", not "at player three" or "i pointed at bear"."""
+    intent = grammar.intents[phrase]
+    return not any(phrase.endswith(f" {other}") and grammar.intents[other] == intent
+                   for other in grammar.intents)
 
 
 def roll_call_grammar() -> Grammar:
