@@ -17,7 +17,8 @@ voicehost/lab/conditions.py the rooms):
 - with `--fsdd DIR`, real people's spoken digits (the Free Spoken Digit Dataset's recordings,
   every `--fsdd-every`th clip), heard at Ferret Out's pick of a number (one to six offered,
   zero and seven to nine not), split by speaker as scripts/measure_digits.py splits them,
-  clean ("real") and, with `--kitchen WAV`, in that noise at 9 dB ("kitchen9").
+  clean ("real"), in the evaluation crowd's babble at 10 dB ("real-babble10") and, with
+  `--kitchen WAV`, in that noise at 9 dB ("kitchen9").
 
 A clip already on disk is not synthesized again; the manifest is rewritten every run.
 
@@ -211,18 +212,20 @@ def real_entries() -> Iterator[Entry]:
 
 FSDD_GRAMMAR = "ferret-out/number/10"
 KITCHEN = f"kitchen{NOISE_SNR_DB:g}"
+REAL_BABBLE = "real-babble10"
 
 
 def fsdd_entries(folder: Path, every: int, kitchen: Path | None) -> Iterator[Entry]:
-    """Every `every`th recording of each speaker and digit, clean and (with `kitchen`) in
-    kitchen noise; one to six are options, zero and seven to nine must be refused."""
+    """Every `every`th recording of each speaker and digit, clean, in a crowd and (with
+    `kitchen`) in kitchen noise; one to six are options, zero and seven to nine must be
+    refused."""
     clips = sorted((parsed, path) for path in folder.iterdir()
                    if (parsed := parse_name(path.name)) is not None)
     tune, _ = split_speakers([speaker for (_, speaker, _), _ in clips])
     grammar = grammar_for_key(FSDD_GRAMMAR)
     number = {intent.value: (intent.name, intent.value) for intent in grammar.intents.values()
               if intent.name == "choose"}
-    conditions = ["real", KITCHEN] if kitchen is not None else ["real"]
+    conditions = ["real", REAL_BABBLE, *([KITCHEN] if kitchen is not None else [])]
     for (digit, speaker, index), path in clips:
         if index % every:
             continue
@@ -283,6 +286,8 @@ def other_audio(entry: Entry) -> bytes:
         return near_silence(seconds, entry.seed)
     if "fsdd" in entry.source:
         pcm = clip_pcm(Path(str(entry.source["fsdd"])))
+        if entry.condition == REAL_BABBLE:
+            return CONDITIONS["babble10"](pcm, entry.seed)
         if not entry.source["noise"]:
             return pcm
         noise = noise_samples(str(entry.source["noise"]))

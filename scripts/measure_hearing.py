@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 import wave
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -38,7 +39,8 @@ from voicehost.lab.hearing_corpus import hear
 from voicehost.speech.base import Recognizer
 
 CONDITION_ROWS = ("clean", "babble20", "babble10", "babble5", "reverb", "slow", "fast", "real",
-                  "kitchen9")
+                  "real-babble10", "kitchen9")
+REAL_ROWS = ("real", "real-babble10", "kitchen9")  # a real speaker's clips: clean, crowd, kitchen
 FALSE_ACCEPT_ROWS = {"chatter": ("chatter",), "babble only": ("babble",),
                      "noise": ("noise", "pink", "silence"), "real, not offered": ("real-other",)}
 
@@ -206,6 +208,10 @@ def summarize(records: Sequence[dict[str, Any]], results: Sequence[Result],
                    for s in sorted({r["synth"] for r, _ in options})},
         "voices": {v: rate_row([(r, h) for r, h in options if r["voice"] == v])
                    for v in sorted({r["voice"] for r, _ in options if r["kind"] == "option"})},
+        "speakers": {v: {c: rate_row([(r, h) for r, h in options
+                                      if r["voice"] == v and r["condition"] == c])
+                         for c in REAL_ROWS}
+                     for v in sorted(speakers(options))},
         "grammars": {g: rate_row([(r, h) for r, h in options if r["grammar"] == g])
                      for g in sorted({r["grammar"] for r, _ in options if r["kind"] == "option"})},
         "false_accepts": {name: false_accepts([(r, h) for r, h in outside if r["kind"] in kinds])
@@ -218,6 +224,12 @@ def summarize(records: Sequence[dict[str, Any]], results: Sequence[Result],
         "peak_rss_mb": round(rss_kb / 1024, 1),
         "clips": len(pairs), "audio_seconds": round(audio, 1), "wall_seconds": round(wall, 1),
     }
+
+
+def speakers(pairs: list[tuple[dict[str, Any], Result]], least: int = 10) -> set[str]:
+    """The real speakers with `least` clips or more: one recording alone says little."""
+    clips = Counter(r["voice"] for r, _ in pairs if r["kind"] == "real")
+    return {voice for voice, count in clips.items() if count >= least}
 
 
 def false_accepts(pairs: list[tuple[dict[str, Any], Result]]) -> dict[str, Any]:
@@ -246,6 +258,10 @@ def print_report(title: str, summary: dict[str, Any]) -> None:
     print(f"\n  {'voice':24s} right / wrong intent  (clips), all conditions")
     for name, row in summary["voices"].items():
         print(f"  {name:24s} {cell(row)}")
+    if summary["speakers"]:
+        print(f"\n  {'real speaker':24s} " + "".join(f"{c:28s}" for c in REAL_ROWS))
+        for name, rows in summary["speakers"].items():
+            print(f"  {name:24s} " + "".join(f"{cell(row):28s}" for row in rows.values()))
     print(f"\n  {'grammar':28s} right / wrong intent  (clips), all conditions")
     for name, row in summary["grammars"].items():
         print(f"  {name:28s} {cell(row)}")

@@ -1,13 +1,18 @@
 """The digit measurement's file-name parser and speaker split, and the real digits the hearing
-corpus adds (no recordings needed: only their names are read)."""
+corpus adds (only their names are read, but for the crowd's mix, made on a tone from sox)."""
 
+import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
-from build_corpus import FSDD_GRAMMAR, KITCHEN, fsdd_entries  # noqa: E402
+from build_corpus import FSDD_GRAMMAR, KITCHEN, REAL_BABBLE, fsdd_entries, other_audio  # noqa: E402
 from measure_digits import parse_name, split_speakers  # noqa: E402
+
+from voicehost.lab.conditions import active_power, to_array  # noqa: E402
 
 
 def test_a_clip_name_gives_digit_speaker_and_index() -> None:
@@ -34,11 +39,11 @@ def test_the_corpus_takes_every_nth_real_digit_split_by_speaker(tmp_path: Path) 
                 (tmp_path / f"{digit}_{speaker}_{index}.wav").touch()
     (tmp_path / "README.md").touch()
     entries = list(fsdd_entries(tmp_path, 2, tmp_path / "kitchen.wav"))
-    assert len(entries) == 4 * 10 * 2 * 2  # speakers, digits, indexes 0 and 2, two conditions
+    assert len(entries) == 4 * 10 * 2 * 3  # speakers, digits, indexes 0 and 2, three conditions
     halves = {entry.voice: entry.half for entry in entries}
     assert halves == {"fsdd:ann": "tune", "fsdd:bob": "held-out", "fsdd:cid": "tune",
                       "fsdd:dan": "held-out"}
-    assert {entry.condition for entry in entries} == {"real", KITCHEN}
+    assert {entry.condition for entry in entries} == {"real", REAL_BABBLE, KITCHEN}
     assert all(entry.grammar == FSDD_GRAMMAR for entry in entries)
     offered = {entry.text: (entry.intent, entry.value, entry.kind) for entry in entries}
     assert offered["4"] == ("choose", "4", "real")
@@ -47,6 +52,20 @@ def test_the_corpus_takes_every_nth_real_digit_split_by_speaker(tmp_path: Path) 
     assert len({entry.file for entry in entries}) == len(entries)
 
 
-def test_without_noise_the_real_digits_are_clean_only(tmp_path: Path) -> None:
+def test_without_kitchen_noise_the_real_digits_are_clean_and_in_a_crowd(tmp_path: Path) -> None:
     (tmp_path / "3_ann_0.wav").touch()
-    assert [entry.condition for entry in fsdd_entries(tmp_path, 1, None)] == ["real"]
+    assert [entry.condition for entry in fsdd_entries(tmp_path, 1, None)] == ["real",
+                                                                             REAL_BABBLE]
+
+
+def test_a_real_digit_in_a_crowd_has_the_babble_10_db_under_its_speech(tmp_path: Path) -> None:
+    recording = tmp_path / "3_ann_0.wav"
+    subprocess.run(["sox", "-n", "-r", "8000", "-b", "16", "-c", "1", str(recording),
+                    "synth", "0.4", "sine", "300", "vol", "0.3"], check=True)
+    clean, crowd = (other_audio(entry) for entry in fsdd_entries(tmp_path, 1, None))
+    speech, mixed = to_array(clean), to_array(crowd)
+    assert len(mixed) == len(speech)
+    babble = mixed - speech
+    assert np.mean(babble ** 2) > 0
+    snr = 10 * np.log10(active_power(speech) / np.mean(babble ** 2))
+    assert abs(snr - 10.0) < 0.5
