@@ -7,6 +7,8 @@ import pytest
 import yaml
 
 from voicehost.cli import parser
+from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
+from voicehost.lab.phrasings import REFUSED, said, table_at
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -98,3 +100,31 @@ def test_the_rules_travel_with_the_project() -> None:
         assert "](rules-notes.md" in rules.read_text(encoding="utf-8"), rules.name
     for page in DOCS:
         assert f"](docs/{page.name})" in readme, page.name
+
+
+# What the players' guide tells people to say, and where: each is taken there, by default seats.
+SAID = (("secret-squad", "point", "tiger"), ("secret-squad", "point", "at tiger"),
+        ("secret-squad", "point", "I pointed at tiger"), ("secret-squad", "point", "player four"),
+        ("secret-squad", "point", "I think it's tiger"),
+        ("secret-operation", "turn", "add to module two"),
+        ("secret-operation", "turn", "discard energy"), ("secret-operation", "turn", "block tiger"),
+        ("secret-operation", "turn", "put it on module three"),
+        ("ferret-out", "number", "four"), ("ferret-out", "number", "I pick four"),
+        ("ferret-out", "number", "roll"), ("secret-squad", "answer", "yes please"))
+
+
+@pytest.mark.parametrize(("game", "decision", "say"), SAID, ids=[s for _, _, s in SAID])
+def test_what_the_guide_says_to_say_is_taken_at_its_decision(game: str, decision: str,
+                                                            say: str) -> None:
+    assert f'"{say}"' in README.read_text(encoding="utf-8")
+    got = said(decision_grammar(*table_at({"game": game, "decision": decision})),
+               spell_numbers(say))
+    assert got != REFUSED, say
+
+
+def test_the_guides_corrections_are_taken_at_a_read_back() -> None:
+    table, pointing = table_at({"game": "secret-squad", "decision": "point"})
+    grammar = confirm_grammar(table.grammar(pointing, []))
+    for say in ("no, robin", "no, player two"):
+        assert f'"{say}"' in README.read_text(encoding="utf-8")
+        assert said(grammar, spell_numbers(say)) == "no:1", say
