@@ -285,16 +285,22 @@ def other_audio(entry: Entry) -> bytes:
     if entry.kind == "silence":
         return near_silence(seconds, entry.seed)
     if "fsdd" in entry.source:
-        pcm = clip_pcm(Path(str(entry.source["fsdd"])))
-        if entry.condition == REAL_BABBLE:
-            return CONDITIONS["babble10"](pcm, entry.seed)
-        if not entry.source["noise"]:
-            return pcm
-        noise = noise_samples(str(entry.source["noise"]))
-        return with_noise(pcm, noise, NOISE_SNR_DB, entry.seed % len(noise))
+        kitchen = str(entry.source["noise"])
+        return real_in_room(clip_pcm(Path(str(entry.source["fsdd"]))), entry.condition,
+                            entry.seed, Path(kitchen) if kitchen else None)
     if entry.kind == "real":
         return real_audio(Path(str(entry.source["path"])))
     raise ValueError(entry.kind)
+
+
+def real_in_room(pcm: bytes, condition: str, seed: int, kitchen: Path | None) -> bytes:
+    """A real recording in the room of `condition`: the crowd, the `kitchen` noise, or none."""
+    if condition == REAL_BABBLE:
+        return CONDITIONS["babble10"](pcm, seed)
+    if condition == KITCHEN and kitchen is not None:
+        noise = noise_samples(str(kitchen))
+        return with_noise(pcm, noise, NOISE_SNR_DB, seed % len(noise))  # type: ignore[arg-type]
+    return pcm
 
 
 @cache

@@ -33,6 +33,7 @@ import random
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +44,18 @@ from build_corpus import (
     KITCHEN,
     REAL_BABBLE,
     grammar_for_key,
-    noise_samples,
+    real_in_room,
 )
-from measure_digits import NOISE_SNR_DB, clip_pcm, parse_name, with_noise
+from measure_digits import clip_pcm, parse_name
 
 from voicehost.door import refuse
-from voicehost.lab.conditions import CONDITIONS, to_array
+from voicehost.intents.grammar import Grammar
+from voicehost.lab.conditions import to_array
+from voicehost.speech.features import HOP
 from voicehost.speech.whisper_engine import WhisperRecognizer
 
 CONDITIONS_MEASURED = ("real", REAL_BABBLE, KITCHEN)
-HOP = 320  # samples per encoder frame
+FRAME = 2 * HOP  # samples per encoder frame: the encoder halves the mel frames
 
 
 def dtw(a: np.ndarray, b: np.ndarray) -> float:
@@ -73,21 +76,12 @@ def speech_frames(recognizer: WhisperRecognizer, pcm: bytes) -> np.ndarray:
     either side), each of unit length."""
     audio = to_array(pcm) / 32768.0
     encoded = np.asarray(recognizer.encode(audio.astype(np.float32), recognizer.pad_seconds))[0]
-    hops = len(audio) // HOP
-    level = 20 * np.log10(np.sqrt(np.mean(audio[: hops * HOP].reshape(hops, HOP) ** 2, axis=1))
+    hops = len(audio) // FRAME
+    level = 20 * np.log10(np.sqrt(np.mean(audio[: hops * FRAME].reshape(hops, FRAME) ** 2, axis=1))
                           + 1e-6)
     loud = np.flatnonzero(level > level.max() - 30)
     frames = encoded[max(0, loud[0] - 3): min(hops, loud[-1] + 4, len(encoded))]
     return frames / np.linalg.norm(frames, axis=1, keepdims=True)
-
-
-def in_room(pcm: bytes, condition: str, seed: int, kitchen: Path | None) -> bytes:
-    if condition == REAL_BABBLE:
-        return CONDITIONS["babble10"](pcm, seed)
-    if condition == KITCHEN and kitchen is not None:
-        noise = noise_samples(str(kitchen))
-        return with_noise(pcm, noise, NOISE_SNR_DB, seed % len(noise))  # type: ignore[arg-type]
-    return pcm
 
 
 def nearest(recognizer: WhisperRecognizer, records: Sequence[dict[str, Any]], corpus: Path,
@@ -101,7 +95,7 @@ def nearest(recognizer: WhisperRecognizer, records: Sequence[dict[str, Any]], co
         room = condition if same_room else "real"
         if (speaker, room) not in templates:
             templates[speaker, room] = [
-                (digit, speech_frames(recognizer, in_room(
+                (digit, speech_frames(recognizer, real_in_room(
                     clip_pcm(fsdd / f"{digit}_{speaker}_{index}.wav"), room, 7919 * index + digit,
                     kitchen)))
                 for digit in range(10) for index in range(1, 5 * count, 5)]
@@ -111,6 +105,11 @@ def nearest(recognizer: WhisperRecognizer, records: Sequence[dict[str, Any]], co
             best[digit] = min(best.get(digit, np.inf), dtw(clip, frames))
         distances[record["file"]] = best
     return distances
+
+
+@cache
+def number_grammar() -> Grammar:
+    return grammar_for_key(FSDD_GRAMMAR)
 
 
 def answer(heard: dict[str, Any]) -> str | None:
@@ -124,7 +123,7 @@ def fused(record: dict[str, Any], distance: dict[int, float], take: float, veto:
           within: float = np.inf) -> str | None:
     """What the host would take from the engine's result and the templates (a refused phrase
     only from a template `within` that distance)."""
-    best = grammar_for_key(FSDD_GRAMMAR).intents.get(str(record["heard"].get("best") or ""))
+    best = number_grammar().intents.get(str(record["heard"].get("best") or ""))
     order = sorted(distance, key=distance.__getitem__)
     ratio = distance[order[1]] / max(distance[order[0]], 1e-9)
     near, got = str(order[0]), answer(record["heard"])
@@ -189,7 +188,7 @@ def main() -> None:
     if args.known is not None:
         distances = {f: {d: v for d, v in distances[f].items() if d in said[speaker_of[f]]}
                      for f in distances}
-    offered = {i.value for i in grammar_for_key(FSDD_GRAMMAR).intents.values()
+    offered = {i.value for i in number_grammar().intents.values()
                if i.name == "choose"}
     engine = {r["file"]: answer(r["heard"]) for r in records}
     templates = {f: alone(d, offered) for f, d in distances.items()}

@@ -76,9 +76,9 @@ def confirm_grammar(corrections: Grammar | None = None) -> Grammar:
 def bare(phrase: str, grammar: Grammar) -> bool:
     """Whether `phrase` is no other phrase of its intent with words before it: "player three"
     and "bear", not "at player three" or "i pointed at bear"."""
-    intent = grammar.intents[phrase]
-    return not any(phrase.endswith(f" {other}") and grammar.intents[other] == intent
-                   for other in grammar.intents)
+    words, intent = phrase.split(), grammar.intents[phrase]
+    return not any(grammar.intents.get(" ".join(words[at:])) == intent
+                   for at in range(1, len(words)))
 
 
 def roll_call_grammar() -> Grammar:
