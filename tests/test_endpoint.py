@@ -184,6 +184,28 @@ def test_trailing_silence_setting_is_honored(trailing_s: float) -> None:
     assert abs(ended.at_s - end) < 0.1
 
 
+def fading_tail(level_dbfs: float, seconds: float, fall_db: float) -> np.ndarray:
+    """Noise starting at `level_dbfs` (RMS) and fading by `fall_db` over `seconds`: a voice's
+    echo dying away in a silent room."""
+    t = np.arange(round(seconds * SAMPLE_RATE)) / SAMPLE_RATE
+    envelope = 32768.0 * 10 ** ((level_dbfs - fall_db * t / seconds) / 20)
+    return (np.random.default_rng(3).normal(0.0, 1.0, len(t)) * envelope).astype(np.int16)
+
+
+def test_a_fading_tail_far_below_the_voice_is_not_the_player_still_speaking() -> None:
+    word = phrase("yup").astype(float)
+    loudest = max(np.mean(word[k:k + 160] ** 2) for k in range(0, len(word) - 160, 160))
+    word = (word * 32768 * 10 ** (-10 / 20) / np.sqrt(loudest)).astype(np.int16)  # -10 dBFS
+    # 37 dB under the voice, fading: about 0.2 s of it above the silent room's floor margin
+    tail = fading_tail(-47.0, 0.4, 15)
+    samples, [(_, end)] = scene(silence(1.0), word, silence(0.0))
+    samples = np.concatenate([samples, tail, silence(1.0)])
+    (_, ended), = run(samples).of("end")
+    assert abs(ended.at_s - end) < TOL_S
+    (_, heard_out), = run(samples, EndpointSettings(quiet_below_loudest_db=None)).of("end")
+    assert heard_out.at_s - end > 0.1
+
+
 def test_a_pause_longer_than_the_trailing_silence_splits_the_utterance() -> None:
     samples, spans = scene(silence(1.0), phrase("yup"), silence(0.4), phrase("nope"),
                            silence(1.0))

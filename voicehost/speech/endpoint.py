@@ -50,6 +50,10 @@ class EndpointSettings:
     # A crowd's loud moments stay this close to its gaps; a louder room level is one bang
     # (a door, a beep) still in the window, which must not deafen the endpointer.
     room_above_floor_max_db: float = 20.0
+    # A hop this far below the utterance's loudest is quiet however far above the floor it
+    # is: a voice's fading tail and its echo in a silent room are not the player still
+    # speaking (docs/speed.md, "The end of a fading word"). None: only the floor judges.
+    quiet_below_loudest_db: float | None = 35.0
 
     def __post_init__(self) -> None:
         if self.trailing_silence_s <= 0 or self.min_speech_s < 0 or self.pre_roll_s < 0:
@@ -109,6 +113,7 @@ class Endpointer:
         self._voiced = 0  # voiced hops of a candidate start
         self._quiet = 0  # consecutive quiet hops
         self._last_active = 0  # hop index just after the last active hop
+        self._loudest = -math.inf  # the loudest hop of the utterance (or candidate) so far
         if not keep_floor:
             self.floor_dbfs = None
             self._room_levels.clear()
@@ -172,7 +177,11 @@ class Endpointer:
         above = level - self.floor_dbfs
         starts, active = self._judge(level, above)
 
+        if self._state != "idle":
+            self._loudest = max(self._loudest, level)
         if self._state == "speech":
+            if s.quiet_below_loudest_db is not None:
+                active = active and level > self._loudest - s.quiet_below_loudest_db
             return self._speech_step(hop, index, active)
 
         self._history.append(hop)
@@ -181,6 +190,7 @@ class Endpointer:
             self._adapt_floor(level)
             if starts:
                 self._state, self._onset, self._voiced, self._quiet = "pending", index, 1, 0
+                self._loudest = level
             else:
                 while len(self._history) > self._pre_roll_hops:
                     self._history.popleft()
