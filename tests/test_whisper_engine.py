@@ -345,6 +345,18 @@ def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise
         "block wombat")  # "one" is part of a word misheard, not a number said
     assert engine.read_with_free("block wombat", "block wombat", "Lock wombat, one.") == ""
     assert engine.read_with_free("block wombat", "block wombat", "") == "block wombat"
+    # "that" is written for a sound ("not four" as "that four"): after "one", "wombat"'s end
+    assert engine.read_with_free("block wombat", "block wombat", "Block one that.") == (
+        "block wombat")
+    assert engine.read_with_free("block wombat", "block wombat", "Block one, please.") == ""
+    engine.set_phrases(["pick for us", "two", "four"])
+    # a number said like the phrase's own word names nothing; the phrase's other words do
+    assert engine.read_with_free("pick for us", "pick for us", "Big 4 Us") == "pick for us"
+    assert engine.read_with_free("pick for us", "pick for us", "Pick 4, 2.") == ""
+    assert engine.read_with_free("two", "two", "4.") == ""
+    engine.set_phrases(["add to module three", "add to module two"])
+    best = "add to module three"
+    assert engine.read_with_free(best, best, "Add to module 2 and 3.") == ""  # "to" is written
     engine.set_phrases(["one", "two", "three"])
     # a sign or a decimal point makes it no choice's number
     assert engine.read_with_free("one", "one", "Minus 1.") == ""

@@ -465,14 +465,23 @@ class WhisperRecognizer:
         """Whether `free` (plain words) names a seat, number or card of the phrases that is
         not in `own`, or more often than `own` does ("two mechanics and two energy" against
         "two mechanics and one energy"), followed by nothing, a phrase's word or a skip
-        word."""
+        word other than one written for a sound ("one that" may be "wombat"). A number the
+        phrase has a word said like, and the transcript does not write that word, names nothing
+        ("Big 4 Us" for "pick for us"; not "two" of "add to module 2 and 3")."""
         assert self._phrases is not None
         words, talk = self._phrases.words, Talk.load()
         left = Counter(own)
+        unsaid = Counter(own) - Counter(free)  # the phrase's words the transcript writes otherwise
         for at, word in enumerate(free):
-            if word in talk.named and word in words and (
-                    at + 1 == len(free) or free[at + 1] in words
-                    or not talk.read([free[at + 1]], words)):
+            if word not in talk.named or word not in words:
+                continue
+            alike = next((w for w in talk.like_numbers.get(word, ()) if unsaid[w] > 0), None)
+            if word not in own and alike is not None:
+                unsaid[alike] -= 1
+                continue
+            after = free[at + 1] if at + 1 < len(free) else None
+            if after not in talk.like_no and (
+                    after is None or after in words or not talk.read([after], words)):
                 left[word] -= 1
                 if left[word] < 0:
                     return True
