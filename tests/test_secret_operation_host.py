@@ -338,9 +338,28 @@ HEARD = [  # (decision, what a player says, the intent value the host must get)
     ("reveal", "mechanics electronics and energy", "mechanics,electronics,energy"),
     ("reveal", "energy mechanics mechanics", "mechanics,mechanics,energy"),
     ("reveal", "two mechanics and one energy", "mechanics,mechanics,energy"),
+    ("reveal", "energy and two mechanics", "mechanics,mechanics,energy"),
     ("first_player", "{3} goes first", "3"),
     ("first_player", "you pick", "host_picks"),
 ]
+
+
+def test_a_single_card_may_be_read_out_without_its_count() -> None:
+    table = SecretOperationTable(Seats.default(4), seed=0)
+    grammar = decision_grammar(table, table.example_decision("reveal", 1))
+    taken = {said: grammar.match(said)[0] for said in (
+        "energy and two mechanics", "two mechanics and energy", "a mechanic and energy and a block",
+        "block, one energy and mechanics", "energy and mechanics and mechanics",
+        "two mechanics and two energy", "mechanics and energy")}
+    assert {said: intent.value if intent else None for said, intent in taken.items()} == {
+        "energy and two mechanics": "mechanics,mechanics,energy",
+        "two mechanics and energy": "mechanics,mechanics,energy",
+        "a mechanic and energy and a block": "mechanics,energy,block",
+        "block, one energy and mechanics": "mechanics,energy,block",
+        "energy and mechanics and mechanics": "mechanics,mechanics,energy",
+        "two mechanics and two energy": None,  # four cards where three are asked
+        "mechanics and energy": "mechanics,energy",  # one short: refused aloud with the rule
+    }
 
 
 def test_the_real_recognizer_hears_moves_and_forbidden_moves() -> None:

@@ -251,7 +251,8 @@ class SecretOperationTable(Table):
 
     def _reveal_choices(self) -> list[tuple[Intent, list[str]]]:
         """Every read-out of the full module's size, and one card short (refused aloud): the
-        cards in any order, or their counts in any order ("two mechanics and one energy")."""
+        cards in any order, or their counts in any order ("two mechanics and one energy"), a
+        single card's count said or not ("two mechanics and energy")."""
         said = self.intents["reveal"]
         size = len(self._revealing_demand())
         groups: dict[str, list[str]] = {}
@@ -266,10 +267,13 @@ class SecretOperationTable(Table):
         for value in list(groups):
             cards = read_out(value)
             counts = Counter(cards)
-            parts = [f"{said['counts'][counts[card] - 1]} "
-                     f"{said['plural' if counts[card] > 1 else 'words'][card]}"
+            # a single card may be said without its count: "energy and two mechanics"
+            kinds = [[f"{said['counts'][counts[card] - 1]} "
+                      f"{said['plural' if counts[card] > 1 else 'words'][card]}",
+                      *([said["words"][card]] if counts[card] == 1 else [])]
                      for card in CARD_TYPES if counts[card]]
-            groups[value] += [f" {said['join']} ".join(order) for order in permutations(parts)]
+            groups[value] += [f" {said['join']} ".join(order) for parts in product(*kinds)
+                              for order in permutations(parts)]
             if size == len(COMPONENTS) and counts == Counter(COMPONENTS):
                 groups[value] += said["one_of_each"]
         return [(Intent("choose", value), phrases) for value, phrases in groups.items()]
