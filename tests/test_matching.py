@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.host.table import Seats
-from voicehost.intents.grammar import Grammar, Intent, Talk, normalize
+from voicehost.intents.grammar import Grammar, Intent, Talk, normalize, without_fillers
 from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES
 
@@ -125,10 +125,19 @@ def test_typed_digits_are_the_numbers_the_phrases_say(game: str, kind: str, type
 
 def test_no_seat_number_or_word_of_a_pouch_is_a_filler() -> None:
     talk = load_yaml("common/intents.yaml")
-    fillers = {str(w) for w in talk["skip_words"]} | {str(w) for w in talk["same_words"]}
+    fillers = ({str(w) for w in talk["skip_words"]} | {str(w) for w in talk["same_words"]}
+               | {w for full in talk["written_out"].values() for w in full.split()})
     pouches = load_yaml("ferret_out/pouches.yaml")["pouches"]
     words = {w for pair in pouches for side in ("ferrets", "weasel") for w in pair[side]}
     assert fillers & (words | set(SEAT_WORDS) | {"yes", "no", "right", "wrong"}) == set()
+
+
+def test_a_filler_written_out_is_dropped_as_said() -> None:
+    assert without_fillers("I will guess desert") == "desert"  # "I'll guess"
+    assert without_fillers("I am going with cactus") == "cactus"
+    assert without_fillers("Let us say sand") == "sand"
+    assert without_fillers("Okay, we ready?") == "ready"  # "we're", its "'re" lost
+    assert without_fillers("I will not") == "not"
 
 
 @settings(max_examples=200, deadline=None)

@@ -63,9 +63,12 @@ class Talk:
     def load(cls) -> Talk:
         table = load_yaml("common/intents.yaml")
         skip: dict[str, list[tuple[str, ...]]] = {}
+        written_out = {said: tuple(full.split()) for said, full in table["written_out"].items()}
         for phrase in table["skip_words"]:
             words = tuple(normalize(str(phrase)).split())
-            skip.setdefault(words[0], []).append(words)
+            full = tuple(part for word in words for part in written_out.get(word, (word,)))
+            for form in dict.fromkeys((words, full)):
+                skip.setdefault(form[0], []).append(form)
         same: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
         for said, meant in table["same_words"].items():
             words = tuple(normalize(str(said)).split())
@@ -81,7 +84,8 @@ class Talk:
                    frozenset(table["sound_like_no"]),
                    {number: frozenset(said) for number, said
                     in table["sound_like_numbers"].items()},
-                   {first: tuple(sorted(p, key=len, reverse=True)) for first, p in skip.items()},
+                   {first: tuple(sorted(dict.fromkeys(p), key=len, reverse=True))
+                    for first, p in skip.items()},
                    {first: tuple(sorted(p, key=lambda pair: -len(pair[0])))
                     for first, p in same.items()})
 
