@@ -53,7 +53,7 @@ class Talk:
     numbers: frozenset[str]  # the numbers a choice offers, as words
     signs: frozenset[str]  # said before or inside a number, make it no whole one: minus, point
     like_no: frozenset[str]  # skip words a recognizer may write for "no" or "not"
-    like_numbers: dict[str, frozenset[str]]  # number → words a recognizer may write it for
+    like_numbers: dict[str, tuple[str, ...]]  # number → words a recognizer may write it for
     skip: dict[str, tuple[tuple[str, ...], ...]]  # first word → skip phrases, longest first
     same: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]  # first word →
     # (said, the phrase's words), longest first
@@ -82,7 +82,7 @@ class Talk:
         return cls(named, frozenset(tokens["numbers"]),
                    frozenset(table["number_signs"].values()),
                    frozenset(table["sound_like_no"]),
-                   {number: frozenset(said) for number, said
+                   {number: tuple(said) for number, said
                     in table["sound_like_numbers"].items()},
                    {first: tuple(sorted(dict.fromkeys(p), key=len, reverse=True))
                     for first, p in skip.items()},

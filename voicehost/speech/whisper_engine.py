@@ -471,13 +471,13 @@ class WhisperRecognizer:
         assert self._phrases is not None
         words, talk = self._phrases.words, Talk.load()
         left = Counter(own)
-        unsaid = Counter(own) - Counter(free)  # the phrase's words the transcript writes otherwise
+        unsaid = left - Counter(free)  # the phrase's words the transcript writes otherwise
         for at, word in enumerate(free):
             if word not in talk.named or word not in words:
                 continue
-            alike = next((w for w in talk.like_numbers.get(word, ()) if unsaid[w] > 0), None)
-            if word not in own and alike is not None:
-                unsaid[alike] -= 1
+            alike = [w for w in talk.like_numbers.get(word, ()) if unsaid[w] > 0]
+            if alike and word not in own:
+                unsaid[alike[0]] -= 1
                 continue
             after = free[at + 1] if at + 1 < len(free) else None
             if after not in talk.like_no and (
