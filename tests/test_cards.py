@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
-from drive import drive, kept_in, play_text, resume_text, voicehost
+from drive import drive, kept_in, play_text, resume_text, saying_once, voicehost
 
 from voicehost.cards.pieces import SQUAD_MARKS, Piece, pieces, slips_of
 from voicehost.games.base import Action, IllegalAction
@@ -290,6 +290,29 @@ def test_a_kill_after_the_deck_number_loses_nothing(tmp_path: Path) -> None:
     assert over[0]["scores"] == table.expected_scores()
 
 
+def test_a_printed_game_resumed_mid_round_says_which_box_slip_is_this_rounds(
+        tmp_path: Path) -> None:
+    deck = Deck("secret-squad", 4, 31)
+    table = PrintedTable(deck, 4, [])
+    second_card = saying_once("quit game", lambda listen: (listen["decision"], listen.get("round"),
+                                                           listen.get("card")) == ("answer", 2, 2),
+                              table.reply)
+    drive(voicehost("play", "secret-squad", "--io", "text", "--cards", deck.number, "--seed",
+                    "5", *kept_in(tmp_path)), tmp_path / "events.jsonl", second_card,
+          on_event=table.hear_host)
+    opened = len(table.holders.opened)
+    events = drive(resume_text(tmp_path), tmp_path / "events.jsonl", table.reply,
+                   on_event=table.hear_host)
+    first_answer = next(at for at, e in enumerate(events)
+                        if e["event"] == "listen" and e["decision"] == "answer")
+    said = " ".join(e["text"] for e in events[:first_answer] if e["event"] == "say")
+    assert "card 2" in said.lower()
+    assert [told_to_open(s) for s in sentences(said) if told_to_open(s)] == ["box 2"]
+    assert [p.label for _, p in table.holders.opened[opened:opened + 4]] == ["box 2"] * 4
+    over = [e for e in events if e["event"] == "game_over"]
+    assert over and over[0]["scores"] == table.expected_scores()
+
+
 def test_the_slip_checks_catch_a_card_of_every_box_and_a_call_to_show_it() -> None:
     """The checks above are not blind: a piece opened at box 1 that shows all the boxes (a
     whole card) is caught, and so is a line asking to show a card or compare slips."""
@@ -314,7 +337,7 @@ def test_a_deck_for_another_game_or_table_is_refused_at_the_start(tmp_path: Path
     for cards, extra, problem in [
         (Deck("ferret-out", 4, 1).number, [], "is for ferret-out"),
         (Deck("secret-squad", 5, 1).number, ["--players", "4"], "with 5 players"),
-        ("123456", [], "not a deck number"),
+        ("123456", [], "does not check out"),
         (Deck("secret-squad", 4, 1).number, ["--set", "first_box=7"], "first_box"),
     ]:
         run = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--cards", cards,

@@ -225,3 +225,58 @@ def test_the_study_clock_is_the_one_passed_in_and_stops_for_a_pause_or_a_lost_mi
     warned = [line for line in script.said() if line.endswith("seconds left.")]
     assert len(warned) == 2 and "30" in warned[0] and "10" in warned[1]
     assert dialogue.queued[0] in dialogue.lines.table["time_up"]
+
+
+QUITTING = ["quit", "exit", "stop", "let's stop", "stop the game", "end game", "end the game",
+            "quit game"]
+
+
+@pytest.mark.parametrize("said", QUITTING)
+def test_every_way_of_quitting_asks_first_then_stops(said: str) -> None:
+    dialogue, script, outcome = at_the_pointing(said, "yes")
+    assert script.said()[-2] in dialogue.lines.table["quit_confirm"]
+    assert Emit(Quit()) in script.commands
+    assert outcome == Outcome(False, [0, 0, 0], [])
+
+
+@pytest.mark.parametrize("said", QUITTING)
+def test_no_to_quitting_asks_the_pending_question_again(said: str) -> None:
+    dialogue, script, _ = at_the_pointing(said, "no", "robin", "yes")
+    asked = script.said()
+    confirm = asked.index(dialogue.lines.table["quit_confirm"][0])
+    assert asked[confirm + 1].startswith("Cheetah, wh")
+    assert Emit(Quit()) not in script.commands
+    assert points(script) == [(0, "1")]
+
+
+def test_help_names_every_command() -> None:
+    _, script, _ = at_the_pointing("help")
+    helped = script.said()[-2]  # then input ends
+    for command in ("repeat", "help", "scores", "read the answers", "undo", "skip", "pause",
+                    "resume", "status", "quit"):
+        assert command in helped, command
+
+
+def test_stop_while_the_study_clock_runs_stops_the_clock_not_the_game() -> None:
+    dialogue, decision = study(60)
+    script = Script(["stop"])
+    assert script.run(dialogue, dialogue.take(decision))
+    assert Append({"type": "action", "action": {
+        "kind": "study", "player": None, "choice": "ready"}}) in script.commands
+    assert "confirm" not in script.moments()
+
+
+def test_pointing_at_yourself_at_four_players_is_refused_with_the_rule() -> None:
+    table = GAMES["secret-squad"].table.from_options(
+        Seats.default(4), 4, {"rounds": "1", "cards_per_round": "1"})
+    dialogue = Dialogue(table)
+    script = Script(["i'm in"] * 4 + ["ready", "yup", "nope", "yup", "nope", "ready",
+                                      "myself", "cheetah", "robin", "yes"])
+    script.run(dialogue, dialogue.game())
+    said = script.said()
+    refused = [line for line in said if "can't point at yourself" in line]
+    assert len(refused) == 2 and all(line.endswith("Cheetah, who did you point at?")
+                                     or line.endswith("Cheetah, whom are you pointing at?")
+                                     for line in refused)
+    assert not any("didn't" in line for line in said)
+    assert points(script) == [(0, "1")]

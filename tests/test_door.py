@@ -40,7 +40,8 @@ def test_a_player_count_the_rules_do_not_allow_is_refused(
 
 @pytest.mark.parametrize(("names", "reason"), [
     ("fox,fox,owl,bear", "fox twice"),
-    ("undo,owl,bear,frog", "'undo' is a command"),
+    ("undo,owl,bear,frog", "'undo' is an answer or a command the host listens for"),
+    ("zoë,zoe,ben,carl", "zoe twice"),  # typed alike without the accent
     ("anna,ben,carl", "3 names for 4 players"),
     ("anna,ben,anne,carl", "anna and anne sound too alike"),
     ("mia,max,liam,lima", "liam and lima sound too alike"),
@@ -52,6 +53,58 @@ def test_names_a_table_could_not_tell_apart_are_refused(names: str, reason: str,
                     "--journal", str(journal)], capsys)
     assert reason in line
     assert not journal.exists()
+
+
+HEARD = {  # game → seat names the host would hear as an answer or a command there
+    "secret-squad": ["yes", "yeah", "no", "nope", "yup", "ready", "done", "repeat", "help",
+                     "scores", "undo", "skip", "pass", "pause", "resume", "status", "quit",
+                     "stop", "three", "ten", "player", "player two", "myself", "yellow", "yés"],
+    "ferret-out": ["roll", "random", "six", "weasel"],
+    "secret-operation": ["energy", "block", "mechanics", "electronics", "module"],
+}
+
+
+@pytest.mark.parametrize(("game", "name"), [
+    (game, name) for game, names in HEARD.items() for name in names])
+def test_names_the_host_hears_as_an_answer_or_a_command_are_refused(
+        game: str, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "game.jsonl"
+    line = refused(["play", game, "--io", "text", "--players", "4", "--names",
+                    f"anna,{name},carl,dora", "--journal", str(journal)], capsys)
+    assert f"--names: {name!r} is an answer or a command the host listens for" in line
+    assert not journal.exists()
+
+
+def test_an_answer_of_another_game_is_a_name_here(tmp_path: Path) -> None:
+    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "4",
+                                    "--names", "anna,roll,carl,energy", "--journal",
+                                    str(tmp_path / "game.jsonl")),
+                          input="", text=True, capture_output=True, timeout=60, check=False)
+    assert (play.returncode, play.stderr) == (0, "")
+
+
+def test_names_that_sound_like_an_answer_are_warned_about_and_the_game_starts(
+        tmp_path: Path) -> None:
+    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "7",
+                                    "--names", "tree,fore,won,anna,ate,know,yet", "--journal",
+                                    str(tmp_path / "game.jsonl")),
+                          input="", text=True, capture_output=True, timeout=60, check=False)
+    assert play.returncode == 0, play.stderr
+    assert play.stderr.strip().splitlines() == [
+        f'voicehost: warning: "{name}" sounds like "{answer}"; pick another name if the host '
+        "mishears it." for name, answer in [("tree", "three"), ("fore", "four"), ("won", "one"),
+                                            ("ate", "eight"), ("know", "no"), ("yet", "yes")]]
+    assert (tmp_path / "game.jsonl").exists()
+
+
+@pytest.mark.parametrize("names", [
+    "anna,ben,carl,dora,dan", ",".join(load_yaml("common/tokens.yaml")["tokens"])])
+def test_names_unlike_any_answer_start_without_a_warning(names: str, tmp_path: Path) -> None:
+    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players",
+                                    str(names.count(",") + 1), "--names", names, "--journal",
+                                    str(tmp_path / "game.jsonl")),
+                          input="", text=True, capture_output=True, timeout=60, check=False)
+    assert (play.returncode, play.stderr) == (0, "")
 
 
 def test_names_hard_to_hear_are_warned_about_and_the_game_starts(tmp_path: Path) -> None:

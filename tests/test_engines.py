@@ -42,7 +42,7 @@ def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
     assert isinstance(recognizer, PocketsphinxRecognizer) and recognizer.whole_utterance
     assert notice == ("Listening with pocketsphinx alone: Whisper is not installed "
                       "(ctranslate2 is missing; scripts/setup.sh installs it), and there is "
-                      "no vosk model in models/ (voicehost models download fetches one).")
+                      f"no vosk model in {tmp_path} (voicehost models download fetches one).")
 
 
 def test_auto_says_nothing_of_vosk_when_it_listens_as_it_should(tmp_path: Path) -> None:
@@ -61,9 +61,10 @@ def test_the_doctor_checks_each_engine(tmp_path: Path) -> None:
     """A missing engine fails the doctor only when the engine in use needs it."""
     assert engine_checks(None, tmp_path) == [
         ("pocketsphinx with its US-English model", True, ""),
-        ("vosk model", None, f"{NO_MODEL_MESSAGE} (Not needed: --engine auto does without it.)"),
+        (f"vosk model in {tmp_path}", None,
+         f"{NO_MODEL_MESSAGE} (Not needed: --engine auto does without it.)"),
         ("Whisper tiny.en", True, ""),
     ]
-    assert engine_checks(None, tmp_path, engine="vosk")[1] == ("vosk model", False,
-                                                               NO_MODEL_MESSAGE)
+    assert engine_checks(None, tmp_path, engine="vosk")[1] == (f"vosk model in {tmp_path}",
+                                                               False, NO_MODEL_MESSAGE)
     assert engine_checks(None, PACKAGE_DIR)[1] == (f"vosk model {PACKAGE_DIR / 'model'}", True, "")

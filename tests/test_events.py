@@ -17,7 +17,7 @@ import pytest
 
 from voicehost.games.base import Action
 from voicehost.host import events
-from voicehost.host.grammars import decision_grammar, roll_call_grammar
+from voicehost.host.grammars import decision_grammar, heard_first, roll_call_grammar
 from voicehost.host.host import Host
 from voicehost.host.table import Seats, Table
 from voicehost.intents.grammar import Intent
@@ -44,7 +44,8 @@ class RandomPlayers(QuietVoice):
         self.turns -= 1
         if self.turns < 0:
             raise EndOfInput
-        allowed = sorted(p for p in phrases if not {"quit", "stop", "pause"} & set(p.split()))
+        allowed = sorted(p for p in phrases
+                         if not {"quit", "stop", "exit", "end", "pause"} & set(p.split()))
         return Hearing(self.rng.choice(allowed), 0.9, 1.0, 0.01)
 
     def record(self, phrases: Sequence[str]) -> Recording:
@@ -54,18 +55,24 @@ class RandomPlayers(QuietVoice):
 
 
 class CheckedStream(events.EventStream):
-    """Checks, as each listen is emitted, that every `say` phrase chooses its option."""
+    """Checks, as each listen is emitted, that every `say` phrase chooses its option: after a
+    half move ("discard"), with the rest said alone ("energy") as the host then hears it."""
 
     def __init__(self, table: Table) -> None:
         super().__init__(io.StringIO())
         self.table = table
         self.checked = 0
+        self.half = ""
 
     def emit(self, event: events.StreamEvent) -> None:
+        decision = self.table.game.pending()
+        if isinstance(event, events.Heard) and event.intent and event.intent[0] == "choose":
+            value = event.intent[1]
+            self.half = value if decision and self.table.follow_ups(decision, value) else ""
         if isinstance(event, events.Listen) and event.decision != "confirm":
-            decision = self.table.game.pending()
             grammar = (roll_call_grammar() if event.decision == "roll_call"
-                       else decision_grammar(self.table, decision))
+                       else heard_first(decision_grammar(self.table, decision),
+                                        self.table.follow_ups(decision, self.half)))
             assert set(event.say or {}) <= set(event.options)
             for option, phrase in (event.say or {}).items():
                 assert grammar.match(phrase) == (Intent("choose", option), 1.0), phrase
@@ -152,7 +159,7 @@ def test_quit_asks_its_own_question_once(tmp_path: Path) -> None:
     table = GAMES["secret-operation"].table(Seats.default(4), seed=2)
     voice = Typed("quit game", "no")
     Host(table, voice, Journal(tmp_path / "game.jsonl"), events.EventStream(None)).run()
-    asked = [line for line in voice.said if "Stop the game?" in line]
+    asked = [line for line in voice.said if "Quit the game?" in line]
     assert asked and all(".." not in line and "Correct?" not in line
                          and "right?" not in line for line in asked), asked
     opening = voice.said[0]
@@ -187,7 +194,7 @@ def test_a_pause_is_its_own_moment_with_resume_as_its_option(tmp_path: Path) -> 
 def test_quit_game_during_a_read_back_stops_the_game(tmp_path: Path) -> None:
     voice, records, path = typed_game(tmp_path, *TO_THE_POINTING, "player two", "quit game",
                                       "yes")
-    asked = [i for i, line in enumerate(voice.said) if "Stop the game?" in line]
+    asked = [i for i, line in enumerate(voice.said) if "Quit the game?" in line]
     read_back = [i for i, line in enumerate(voice.said) if "Cheetah pointed at Robin" in line]
     assert asked and read_back and read_back[0] < asked[0]  # was: "say yes or no"
     assert records[-1]["event"] == "quit"

@@ -344,3 +344,15 @@ def test_a_guess_of_any_word_is_taken_without_a_read_back(tmp_path: Path) -> Non
     guesses = [i for i, e in enumerate(asked) if e["decision"] == "guess" and not e["options"]]
     assert guesses
     assert all(asked[i + 1]["decision"] != "confirm" for i in guesses)
+
+
+def test_the_cfo_number_past_six_is_refused_with_the_range_and_a_digit_is_its_word(
+        tmp_path: Path) -> None:
+    typed = ["i'm in"] * 4 + ["seven", "number 7", "3"]
+    done = subprocess.run(play_args(tmp_path, 4, 7), input="\n".join(typed) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("a number from one to six.") == 2
+    assert "didn't" not in done.stdout
+    actions = actions_of(read_records(tmp_path / "game.jsonl"))
+    assert [(a.kind, a.choice) for a in actions] == [("number", "3")]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from drive import voicehost
 
 from voicehost.games.deck import Deck
@@ -21,6 +22,7 @@ from voicehost.host.host import Host
 from voicehost.host.table import Seats, Table
 from voicehost.lab.random_table import QuietVoice
 from voicehost.registry import GAMES
+from voicehost.speech.text_voice import TextVoice
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, Hearing, Recording
 
@@ -83,6 +85,30 @@ def test_a_seat_the_host_cannot_hear_gets_a_word_about_it(tmp_path: Path) -> Non
     assert "I can't hear Robin" in said
     assert "couldn't hear Robin" in said  # and at the end of the roll call
     assert [r["player"] for r in records if r["event"] == "listen"][:4] == [0, 1, 1, 2]
+
+
+@pytest.mark.parametrize("answer", ["yeah I'm in", "yep I'm in", "I'm in", "im in", "in", "here",
+                                    "yes", "ready"])
+def test_every_way_of_saying_in_answers_the_roll_call(tmp_path: Path, answer: str) -> None:
+    voice, records = hosted(tmp_path, squad(), answer, answer, answer, "ready")
+    listens = [(r["decision"], r["player"]) for r in records if r["event"] == "listen"]
+    assert listens[:4] == [("roll_call", 0), ("roll_call", 1), ("roll_call", 2), ("deal", None)]
+    assert not any("hear" in line and "can" in line for line in voice.said[:-1])
+
+
+def test_typed_the_roll_call_speaks_of_typing_not_hearing(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "game.jsonl")
+    table = squad()
+    journal.append(table.setup_record())
+    said = io.StringIO()
+    typed = TextVoice(io.StringIO(f"{IN}\n\nmumble\n{IN}\nready\n"), said)
+    try:
+        Host(table, typed, journal, EventStream(io.StringIO())).run()
+    finally:
+        journal.close()
+    lines = said.getvalue()
+    assert "Robin" in lines and "type" in lines
+    assert "hear" not in lines.split("Robin, say I'm in.")[1].split("Shuffle")[0]
 
 
 def test_skip_ends_the_roll_call(tmp_path: Path) -> None:

@@ -2,11 +2,13 @@
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from voicehost.cli import parser
+from voicehost.games.secret_operation import starting_deck
 from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.lab.phrasings import REFUSED, said, table_at
 
@@ -102,29 +104,72 @@ def test_the_rules_travel_with_the_project() -> None:
         assert f"](docs/{page.name})" in readme, page.name
 
 
-# What the players' guide tells people to say, and where: each is taken there, by default seats.
-SAID = (("secret-squad", "point", "tiger"), ("secret-squad", "point", "at tiger"),
-        ("secret-squad", "point", "I pointed at tiger"), ("secret-squad", "point", "player four"),
-        ("secret-squad", "point", "I think it's tiger"),
-        ("secret-operation", "turn", "add to module two"),
-        ("secret-operation", "turn", "discard energy"), ("secret-operation", "turn", "block tiger"),
-        ("secret-operation", "turn", "put it on module three"),
-        ("ferret-out", "number", "four"), ("ferret-out", "number", "I pick four"),
-        ("ferret-out", "number", "roll"), ("secret-squad", "answer", "yes please"))
+def at(game: str, decision: str, **more: object) -> dict[str, object]:
+    """A moment for `table_at`: the game, its decision, and anything more ("seat", ...)."""
+    return {"game": game, "decision": decision, **more}
 
 
-@pytest.mark.parametrize(("game", "decision", "say"), SAID, ids=[s for _, _, s in SAID])
-def test_what_the_guide_says_to_say_is_taken_at_its_decision(game: str, decision: str,
-                                                            say: str) -> None:
-    assert f'"{say}"' in README.read_text(encoding="utf-8")
-    got = said(decision_grammar(*table_at({"game": game, "decision": decision})),
-               spell_numbers(say))
-    assert got != REFUSED, say
+NOTES = ROOT / "docs" / "rules-notes.md"
+SQUAD_POINT, TURN, NUMBER = at("secret-squad", "point"), at("secret-operation", "turn"), \
+    at("ferret-out", "number")
+REVEAL = at("secret-operation", "reveal", seat=1)  # module one: three cards
+# What a page tells people to say, quoted ("...") or in italics (*...*), and where: each is
+# taken there, by default seats. `empty_hands`: seats whose hand has run out.
+SAID = ((README, SQUAD_POINT, "tiger"), (README, SQUAD_POINT, "at tiger"),
+        (README, SQUAD_POINT, "I pointed at tiger"), (README, SQUAD_POINT, "player four"),
+        (README, SQUAD_POINT, "I think it's tiger"), (README, TURN, "add to module two"),
+        (README, TURN, "discard energy"), (README, TURN, "block tiger"),
+        (README, TURN, "put it on module three"), (README, NUMBER, "four"),
+        (README, NUMBER, "I pick four"), (README, NUMBER, "roll"),
+        (README, at("secret-squad", "answer"), "yes please"),
+        (NOTES, at("secret-squad", "answer"), "undo"),
+        (NOTES, at("secret-squad", "answer"), "Read the answers"),
+        (NOTES, at("secret-squad", "squad"), "yellow"),
+        (NOTES, at("secret-squad", "ready"), "ready"),
+        (NOTES, NUMBER, "four"), (NOTES, NUMBER, "I pick four"), (NOTES, NUMBER, "roll"),
+        (NOTES, at("ferret-out", "accuse"), "I named cheetah"),
+        (NOTES, at("ferret-out", "accuse"), "myself"),
+        (NOTES, at("ferret-out", "clue"), "help"),
+        (NOTES, at("ferret-out", "study"), "ready"), (NOTES, at("ferret-out", "study"), "pause"),
+        (NOTES, at("ferret-out", "guess"), "something else"),
+        (NOTES, at("ferret-out", "guess"), "other"),
+        (NOTES, TURN, "add to module two"), (NOTES, TURN, "add two"), (NOTES, TURN, "module two"),
+        (NOTES, TURN, "discard energy"), (NOTES, TURN, "block tiger"), (NOTES, TURN, "Discard"),
+        (NOTES, TURN, "add"), (NOTES, TURN, "block"), (NOTES, TURN, "undo"),
+        (NOTES, at("secret-operation", "turn", seat=1, empty_hands=[0]),
+         "cheetah adds to module two"),
+        (NOTES, REVEAL, "mechanics, energy and mechanics"),
+        (NOTES, REVEAL, "two mechanics and one energy"), (NOTES, REVEAL, "one of each"),
+        (NOTES, at("secret-operation", "first_player"), "you pick"))
+
+
+def told_to_say(page: Path, say: str) -> bool:
+    """Whether `page` quotes `say` ("...") or sets it in italics (*...*), across lines."""
+    text = " ".join(page.read_text(encoding="utf-8").split()).lower()
+    return f'"{say.lower()}"' in text or f"*{say.lower()}*" in text
+
+
+@pytest.mark.parametrize(("page", "moment", "say"), SAID,
+                         ids=[f"{page.name}:{say}" for page, _, say in SAID])
+def test_what_the_docs_say_to_say_is_taken_at_its_decision(page: Path, moment: dict[str, Any],
+                                                           say: str) -> None:
+    assert told_to_say(page, say)
+    table, decision = table_at(moment)
+    for seat in moment.get("empty_hands", ()):
+        table.game.hands[seat] = 0
+    assert said(decision_grammar(table, decision), spell_numbers(say)) != REFUSED, say
 
 
 def test_the_guides_corrections_are_taken_at_a_read_back() -> None:
     table, pointing = table_at({"game": "secret-squad", "decision": "point"})
     grammar = confirm_grammar(table.grammar(pointing, []))
     for say in ("no, robin", "no, player two"):
-        assert f'"{say}"' in README.read_text(encoding="utf-8")
+        assert told_to_say(README, say)
         assert said(grammar, spell_numbers(say)) == "no:1", say
+
+
+def test_the_secret_operation_setup_deals_as_the_host_does() -> None:
+    setup = " ".join((ROOT / "docs" / "rules-secret-operation.md").read_text(
+        encoding="utf-8").split())
+    assert "give every player 3 of them" in setup and "no block cards" in setup
+    assert f"the deck starts with {starting_deck(4)} cards" in setup

@@ -158,8 +158,9 @@ def invalid_moves(script: OperationScript) -> list[tuple[str, Callable[[Listen],
         ("block_yourself", on_turn(lambda listen: "block myself")),
         ("no_block_in_hand", on_turn(never_drew)),
         ("add_which", on_turn(lambda listen: "add a card")),
-        ("discard_which", on_turn(lambda listen: "discard")),
+        # said one after another: "block" right after "discard" would be the block card
         ("block_whom", on_turn(lambda listen: "block")),
+        ("discard_which", on_turn(lambda listen: "discard")),
         ("empty_hand", on_turn(empty_hand)),
         ("already_blocked", on_turn(already_blocked)),
         ("module_assembled", on_turn(assembled)),
@@ -171,8 +172,8 @@ def invalid_moves(script: OperationScript) -> list[tuple[str, Callable[[Listen],
 
 REFUSALS = {
     "no_such_module": "no module five", "block_yourself": "cannot block yourself",
-    "no_block_in_hand": "has not drawn a card yet", "add_which": "Add to which module",
-    "discard_which": "tell me which", "block_whom": "Whom do you block",
+    "no_block_in_hand": "has not drawn a card yet", "add_which": "which module?",
+    "discard_which": "Which card", "block_whom": "Whom do you block",
     "empty_hand": "has no cards left and cannot play",
     "already_blocked": "blocks do not stack", "module_assembled": "already assembled",
     "wrong_count": "read out all 3", "more_than_the_game_has": "can't be right",
@@ -311,6 +312,20 @@ def test_bad_setups_are_refused_in_words(tmp_path: Path, args: list[str], says: 
                           capture_output=True, text=True, input="", timeout=30, check=False)
     assert done.returncode != 0 and says in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_rest_of_a_half_move_is_taken_said_alone_digits_too(tmp_path: Path) -> None:
+    # seed 7, 4 players: the host's lot gives Husky the first turn, then Tiger, Cheetah, Robin
+    typed = ["i'm in"] * 4 + ["you pick", "add", "3", "add to module 3", "discard", "energy",
+                              "add", "module two", "block", "tiger"]
+    done = subprocess.run(play_args(tmp_path, 4, 7), input="\n".join(typed) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    actions, _ = journaled(tmp_path)
+    assert [(a.player, a.choice) for a in actions[1:]] == [
+        (2, "add:3"), (3, "add:3"), (0, "discard:energy"), (1, "add:2"), (2, "block:3")]
+    assert "Which card" in done.stdout and "Whom do you block?" in done.stdout
+    assert "didn't" not in done.stdout
 
 
 def test_status_in_secret_squad_says_where_the_game_stands(tmp_path: Path) -> None:

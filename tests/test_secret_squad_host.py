@@ -66,8 +66,9 @@ def test_the_end_of_input_says_the_game_is_saved_and_how_to_carry_on(tmp_path: P
                           input="i'm in\n" * 4 + "ready\nyup\n", text=True,
                           capture_output=True, timeout=60, check=False)
     assert done.returncode == 0
-    assert done.stdout.strip().splitlines()[-1].endswith(
-        "the game is saved. Run voicehost resume to carry on.")
+    *_, said, hint = done.stdout.strip().splitlines()
+    assert said.endswith("the game is saved. Run voicehost resume to carry on.")
+    assert hint.startswith("The game is saved: ") and " resume --journal " in hint
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     assert events[-1]["event"] == "saved" and events[-1]["reason"] == "end_of_input"
     assert [r["type"] for r in read_records(tmp_path / "game.jsonl")][:2] == ["setup", "action"]

@@ -6,26 +6,34 @@ import argparse
 import itertools
 import os
 import random
+import shutil
 import sys
 import time
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NoReturn, TextIO
 
 from voicehost.door import (
+    Parser,
     between,
     cannot_write,
+    deck_number,
     folder_there,
+    names_not_heard,
     players_allowed,
     refuse,
     settings_given,
+    warn_sound_alikes,
     whole,
 )
 from voicehost.games.deck import SEEDS
 from voicehost.games.printed import ASK
+from voicehost.host.dialogue import Outcome
 from voicehost.host.events import EventStream
-from voicehost.host.grammars import command_groups
+from voicehost.host.grammars import heard_words, said_alone
 from voicehost.host.table import Seats
-from voicehost.intents.grammar import Grammar, one_slip_apart
+from voicehost.intents.grammar import fold, one_slip_apart
 from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES
 from voicehost.session import (
@@ -36,9 +44,10 @@ from voicehost.session import (
     open_saved,
     resume,
     saved_game,
+    saves_dir,
     start,
 )
-from voicehost.speech.engines import ENGINES, MODELS_DIR
+from voicehost.speech.engines import ENGINES
 from voicehost.speech.factory import AudioSettings
 from voicehost.speech.frontend import FRONT_ENDS
 from voicehost.speech.text_voice import TextVoice
@@ -97,7 +106,8 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="voicehost", description="An offline voice game host.")
+    top = Parser(prog="voicehost", description="An offline voice game host.")
+    top.add_argument("--version", action="version", version=f"voicehost {installed_version()}")
     commands = top.add_subparsers(dest="command", required=True)
 
     play = commands.add_parser("play", help="start a game")
@@ -133,7 +143,9 @@ def parser() -> argparse.ArgumentParser:
     download = models_commands.add_parser(
         "download", help="fetch a vosk model, or whisper-tiny.en (the official conversion)")
     download.add_argument("name", nargs="?", default="vosk-model-small-en-us-0.15")
-    download.add_argument("--dir", type=Path, default=MODELS_DIR)
+    download.add_argument("--dir", type=Path, default=None,
+                          help="where to put it (default: ~/.local/share/voicehost/models, "
+                               "where the engines look)")
 
     commands.add_parser("devices", help="list microphones and speakers")
     doctor = commands.add_parser("doctor", help="check microphone, speaker, engines, models")
@@ -182,6 +194,13 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def installed_version() -> str:
+    try:
+        return version("voicehost")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def open_events(target: str | None) -> EventStream:
     """The event stream `--events` asks for, its file opened now: refused when it cannot be."""
     if target is None:
@@ -224,19 +243,18 @@ def seats_for(args: argparse.Namespace) -> Seats:
         names = tuple(n.strip().lower() for n in args.names.split(",") if n.strip())
         if len(names) != args.players:
             refuse(f"--names gives {len(names)} names for {args.players} players.")
-        twice = sorted({n for n in names if names.count(n) > 1})
+        typed = [fold(n) for n in names]  # zoë and zoe are one name to a keyboard or an ear
+        twice = sorted({n for n in typed if typed.count(n) > 1})
         if twice:
             refuse(f"--names: {', '.join(twice)} twice; every player needs a name of their own.")
-        alike = [(a, b) for a, b in itertools.combinations(names, 2)
+        alike = [(a, b) for a, b in itertools.combinations(typed, 2)
                  if one_slip_apart(a, b) or one_slip_apart(b, a)]
         if alike:
             refuse(f"--names: {alike[0][0]} and {alike[0][1]} sound too alike to tell apart "
                    "by ear; pick names further apart.")
-        commands = set(Grammar.build(command_groups()).phrases)
-        taken = [n for n in names if n in commands]
-        if taken:
-            refuse(f"--names: {taken[0]!r} is a command anyone can say to the host; "
-                   "pick another name.")
+        prompts = GAMES[args.game].table.name
+        names_not_heard(names, heard_words(prompts))
+        warn_sound_alikes(names, said_alone(prompts))
         faint = hard_to_hear(names)
         if faint:
             print(f"voicehost: {' and '.join(faint)} may be misheard: the engines often miss "
@@ -277,7 +295,11 @@ def open_journal(path: Path | None, game: str) -> Journal:
     """The new game's journal: `--journal PATH` (in a folder that is there, a file that is
     not), or a new save in the games folder."""
     if path is None:
-        return new_journal(game)
+        try:
+            return new_journal(game)
+        except OSError as problem:
+            refuse(f"cannot save games in {saves_dir()}: {problem.strerror or problem} "
+                   "(the folder comes from XDG_DATA_HOME, else ~/.local/share).")
     folder_there("--journal", path)
     if path.is_dir():
         refuse(f"--journal {path} is a folder: name the save file to write in it.")
@@ -294,6 +316,8 @@ def open_journal(path: Path | None, game: str) -> Journal:
 def run_play(args: argparse.Namespace) -> int:
     if args.resume:
         return run_resume(args)
+    if args.cards not in (None, ASK):
+        deck_number(args.cards)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     by_deck = args.cards == ASK and args.players is None and args.names is None
     if args.players is None:
@@ -307,22 +331,64 @@ def run_play(args: argparse.Namespace) -> int:
     journal = open_journal(args.journal, args.game)  # before the satellite is asked
     events_file = None if args.events in (None, "-") else Path(args.events)
     new_events = events_file is not None and not events_file.exists()
+    say_to = sys.stderr if args.events == "-" else sys.stdout
     try:
         events = open_events(args.events)
-        voice = make_voice(args, sys.stderr if args.events == "-" else sys.stdout)
+        voice = make_voice(args, say_to)
     except BaseException:  # refused or stopped: the game never started, so it leaves nothing
         journal.close()
         journal.path.unlink()
         if new_events and events_file is not None and events_file.exists():
             events_file.unlink()
         raise
+
+    def game() -> Outcome:
+        try:
+            return start(table, voice, journal, events)
+        finally:
+            journal.close()
+            voice.close()
+            events.close()
+
+    return played(game, resume_command(args, journal.path), say_to)
+
+
+def played(game: Callable[[], Outcome], carry_on: str, say_to: TextIO) -> int:
+    """Play `game` out. A game left unfinished (quit, or input ended) ends with how to carry
+    it on, `carry_on`; Ctrl-C ends with that line alone, on standard error, exit status 130."""
     try:
-        start(table, voice, journal, events)
-    finally:
-        journal.close()
-        voice.close()
-        events.close()
+        outcome = game()
+    except KeyboardInterrupt:
+        print(f"voicehost: stopped. {saved_line(carry_on)}", file=sys.stderr, flush=True)
+        raise SystemExit(130) from None
+    if not outcome.finished:
+        print(saved_line(carry_on), file=say_to, flush=True)
     return 0
+
+
+def saved_line(carry_on: str) -> str:
+    return f"The game is saved: {carry_on} carries it on."
+
+
+def resume_command(args: argparse.Namespace, save: Path) -> str:
+    """The command that carries on the game saved in `save`, as this one was played."""
+    which = save.stem if save.parent == saves_dir() else f"--journal {save}"
+    return f"{program()} resume {which}" + (" --io text" if args.io == "text" else "")
+
+
+def program() -> str:
+    """How to start this voicehost from a shell: `voicehost` when that name on PATH is this
+    program, else the path it was started by (`.venv/bin/voicehost` after scripts/setup.sh),
+    or `python -m voicehost`."""
+    started = Path(sys.argv[0])
+    on_path = shutil.which("voicehost")
+    if started.name == "voicehost":  # the installed script
+        if on_path is not None and Path(on_path).resolve() == started.resolve():
+            return "voicehost"
+        return sys.argv[0]
+    if on_path is not None and Path(on_path).parent == Path(sys.executable).parent:
+        return "voicehost"
+    return f"{sys.executable} -m voicehost"
 
 
 def run_resume(args: argparse.Namespace) -> int:
@@ -339,12 +405,15 @@ def run_resume(args: argparse.Namespace) -> int:
     events = open_events(args.events)
     say_to = sys.stderr if args.events == "-" else sys.stdout
     voice = make_voice(args, say_to)
-    try:
-        resume(saved, voice, events)
-    finally:
-        voice.close()
-        events.close()
-    return 0
+
+    def game() -> Outcome:
+        try:
+            return resume(saved, voice, events)
+        finally:
+            voice.close()
+            events.close()
+
+    return played(game, resume_command(args, path), say_to)
 
 
 def plural(count: int, word: str) -> str:
@@ -408,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         status = run(argv)
         sys.stdout.flush()  # here, where a reader gone away can be caught
+    except KeyboardInterrupt:  # Ctrl-C before a game began, or in another command
+        print("voicehost: stopped.", file=sys.stderr, flush=True)
+        return 130
     except BrokenPipeError:  # voicehost games | head -1: the reader has all it wants
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the exit's own flush then has nowhere to fail

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from voicehost.folders import data_dir
 from voicehost.games.base import Action
 from voicehost.host.dialogue import Outcome
 from voicehost.host.events import EventStream
@@ -22,10 +22,6 @@ from voicehost.store.journal import (
     truncate_partial_line,
 )
 from voicehost.voice import Voice
-
-
-def data_dir() -> Path:
-    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "voicehost"
 
 
 def saves_dir() -> Path:

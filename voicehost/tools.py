@@ -11,7 +11,14 @@ from pathlib import Path
 
 import numpy as np
 
-from voicehost.door import cannot_write, folder_there, players_allowed, refuse, settings_given
+from voicehost.door import (
+    cannot_write,
+    file_named,
+    folder_there,
+    players_allowed,
+    refuse,
+    settings_given,
+)
 from voicehost.games.printed import DECK_DECISION
 from voicehost.host.deck_number import DeckNumberGrammar
 from voicehost.host.grammars import command_groups, confirm_grammar, decision_grammar
@@ -111,6 +118,7 @@ def run_hear(args: argparse.Namespace) -> int:
 
 
 def run_models(args: argparse.Namespace) -> int:
+    from voicehost.folders import models_dir
     from voicehost.speech.models import (
         WHISPER_NAME,
         ModelDownloadError,
@@ -124,6 +132,9 @@ def run_models(args: argparse.Namespace) -> int:
     except ModelDownloadError as problem:
         print(problem, file=sys.stderr)
         return 1
+    except OSError as problem:  # the models folder cannot be made or written
+        refuse(f"cannot put models in {args.dir or models_dir()}: "
+               f"{problem.strerror or problem}.")
     print(f"Installed {path}")
     return 0
 
@@ -155,7 +166,10 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool | None, str]]
 
     checks: list[tuple[str, bool | None, str]] = []
     if settings.satellite:
-        checks += [*satellite_checks(settings.satellite), pipeline_check(settings)]
+        satellite = satellite_checks(settings.satellite)
+        checks += [*satellite, pipeline_check(settings) if all(fine for _, fine, _ in satellite)
+                   else ("hearing", None, "not checked: it goes through the satellite, "
+                         "which did not pass its checks above")]
     else:
         try:
             checks += microphone_checks("microphone", devices.record_input(2.0))
@@ -330,6 +344,7 @@ def run_say(args: argparse.Namespace) -> int:
     new_file = False
     if args.out:
         folder_there("--out", args.out)
+        file_named("--out", args.out, ".wav", "the line is saved as a WAV")
         new_file = not args.out.exists()
         try:  # opened here: the wave module leaves a stack trace behind when it cannot
             args.out.open("ab").close()
@@ -341,7 +356,8 @@ def run_say(args: argparse.Namespace) -> int:
         else:
             mouth.say(args.text)
     except AudioDeviceError as problem:
-        print(problem, file=sys.stderr)
+        print(f"voicehost: error: {problem} (--out FILE.wav saves the line instead.)",
+              file=sys.stderr, flush=True)
         return 1
     except ValueError as problem:  # no voice by that name
         if new_file:
@@ -359,6 +375,7 @@ def run_cards(args: argparse.Namespace) -> int:
     folder_there("--out", args.out)
     if args.out.is_dir():
         refuse(f"--out {args.out} is a folder: name the PDF to write in it.")
+    file_named("--out", args.out, ".pdf", "the cards are a PDF")
     players_allowed(args.game, args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(SEEDS)
     deck = Deck(args.game, args.players, seed)  # both checked at the door

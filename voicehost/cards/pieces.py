@@ -2,12 +2,12 @@
 no PDF (render.py draws exactly these texts, and the tests read them).
 
 Secret Squad and Ferret Out print one **slip** per box (or row) of each letter. A slip is a
-flap, an inside and a tab in a line: folding the flap over the inside, print inside, hides the
+cover, an inside and a tab in a line: folding the cover onto the inside, print inside, hides the
 inside and leaves the tab in sight. The tab is the `outside` (everyone may see it: the game, the
 letter, which box or row, the deck number); the `inside` is the one box's squad or the one row's
 six numbered words, seen only by its holder, only when the host names that box or row.
-Secret Operation's identity card holds one secret for the whole game: a card folded with the
-print outside, `outside` its letter side and `inside` its identity side.
+Secret Operation's identity slip is made the same way and holds one secret for the whole game:
+`outside` its tab, `inside` its identity.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ PRIVATE = (SLIP, IDENTITY)  # the pieces a player keeps to themself
 SQUAD_MARKS = {"yellow": "YELLOW", "red": "RED"}
 IDENTITY_WORDS = {IMPOSTOR: ("IMPOSTOR", "Make the robot fail."),
                   "engineer": ("ENGINEER", "Build the robot.")}
-IDENTITY_HINT = "Your identity for the whole game. Keep it secret."
+IDENTITY_HINT = "Yours for the whole game. Keep it secret."
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def ferret_pieces(deck: Deck, end: str | int) -> list[Piece]:
 def operation_pieces(deck: Deck) -> list[Piece]:
     layout = operation_layout(deck, load_yaml("secret_operation/boards.yaml"))
     title = TITLES[deck.game]
-    pieces = [Piece(IDENTITY, letter, "", (title, letter, f"deck {deck.printed}"),
+    pieces = [Piece(IDENTITY, letter, "", (title, letter, "identity", f"deck {deck.printed}"),
                     (f"Card {letter}", "-", title, IDENTITY_HINT,
                      *IDENTITY_WORDS[identity]))
               for letter, identity in zip(letters(deck.players), layout.identities, strict=True)]

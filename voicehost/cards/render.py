@@ -16,12 +16,11 @@ from voicehost.cards.pieces import (
     Piece,
     pieces,
 )
-from voicehost.cards.sheet import Rect, Sheet
+from voicehost.cards.sheet import IDENTITY_HEIGHT, SLIP_HEIGHT, Rect, Sheet
 from voicehost.games.deck import Deck
 from voicehost.games.secret_operation import BLOCK
 from voicehost.prompts_dir import load_yaml
 
-IDENTITY_PANEL = (88.0, 62.0)
 GAME_CARD_PANEL = (44.0, 62.0)
 BOARD_SIZE = (90.0, 62.0)
 
@@ -40,22 +39,24 @@ def heading(deck: Deck, what: str, how: str) -> tuple[str, ...]:
     return (f"{TITLES[deck.game]}  -  deck {deck.printed}  -  {what}", how)
 
 
-def draw_back(sheet: Sheet, back: Rect, texts: tuple[str, ...]) -> None:
-    """A folding card's face everyone may see: the game, a large letter, the deck number."""
-    title, letter, number = texts
-    sheet.hatch(back)
-    inner = back.inset(4)
-    sheet.fit(title, inner.row(0, 7), size=11, style="B", background=True)
-    sheet.fit(letter, inner.row(9, inner.h - 22), size=64, style="B", background=True)
-    sheet.fit(number, inner.row(inner.h - 9, 8), size=12, style="B", background=True)
+def first_page(sheet: Sheet, deck: Deck) -> None:
+    """The page on top of the deck: how to make it without seeing a secret."""
+    fold = load_yaml("cards/fold.yaml")
+    rule = "identity_rule" if deck.game == "secret-operation" else SLIP_RULES[deck.game]
+    numbered = [f"{n}. {step}" for n, step in enumerate(fold["fold_steps"], 1)]
+    after = [steps(rule)]
+    if deck.game == "secret-operation":
+        after.append(f"{steps('game_card_steps')} {steps('board_steps')}")
+    sheet.instructions(f"{TITLES[deck.game]}  -  deck {deck.printed}  -  {fold['first_page']}",
+                       [fold["prepare_blind"], *numbered, *after])
 
 
-# -- slips (Secret Squad, Ferret Out) -----------------------------------------------------------
+# -- strips: slips (Secret Squad, Ferret Out) and identity slips (Secret Operation) --------------
 
 
 def draw_slips(sheet: Sheet, deck: Deck, deck_pieces: tuple[Piece, ...]) -> None:
     """Each letter's slips of one batch as a block; a later batch starts on a new page."""
-    how = f"{steps('slip_steps')} {steps(SLIP_RULES[deck.game])}"
+    how = steps("strip_page")
     index = 0
     for _, in_batch in groupby(deck_pieces, key=lambda p: p.batch):
         batch_pieces = list(in_batch)
@@ -63,11 +64,12 @@ def draw_slips(sheet: Sheet, deck: Deck, deck_pieces: tuple[Piece, ...]) -> None
         if deck.game == "ferret-out":
             what += f", {batch_pieces[0].label.replace('row', 'rows')}-{batch_pieces[-1].label[4:]}"
         page_heading = heading(deck, what, how)
-        if sheet.page:
-            sheet.new_page(page_heading)
+        if sheet.placed:
+            sheet.new_page(page_heading, over_tabs=True)
         for _, block in groupby(batch_pieces, key=lambda p: p.letter):
             block_pieces = list(block)
-            faces = sheet.slip_block(SLIP, index, len(block_pieces), page_heading)
+            faces = sheet.strip_block(SLIP, index, len(block_pieces), SLIP_HEIGHT,
+                                      page_heading)
             for piece, (tab, inside) in zip(block_pieces, faces, strict=True):
                 draw_tab(sheet, tab, piece.outside)
                 INSIDES[deck.game](sheet, inside, piece.inside)
@@ -75,12 +77,17 @@ def draw_slips(sheet: Sheet, deck: Deck, deck_pieces: tuple[Piece, ...]) -> None
 
 
 def draw_tab(sheet: Sheet, tab: Rect, texts: tuple[str, ...]) -> None:
+    """The face everyone sees: a large letter, which slip it is, the game and the deck."""
     title, letter, label, number = texts
-    inner = tab.inset(0.8)
-    sheet.fit(title, inner.row(0, 2.4), size=6, style="B")
-    sheet.fit(letter, inner.row(2.4, 5.2), size=15, style="B")
-    sheet.fit(label, inner.row(7.6, 2.8), size=8, style="B")
-    sheet.fit(number, inner.row(10.5, 2.4), size=6)
+    inner = tab.inset(1.0)
+    letter_cell, label_cell, game_cell = (Rect(inner.x, inner.y, 16, inner.h),
+                                          Rect(inner.x + 16, inner.y, 24, inner.h),
+                                          Rect(inner.x + 40, inner.y, inner.w - 40, inner.h))
+    sheet.fit(letter, letter_cell, size=24, style="B")
+    sheet.fit(label, label_cell, size=11, style="B")
+    half = game_cell.h / 2
+    sheet.fit(title, game_cell.row(0, half), size=8, style="B", align="L")
+    sheet.fit(number, game_cell.row(half, half), size=8, align="L")
 
 
 def squad_inside(sheet: Sheet, cell: Rect, texts: tuple[str, ...]) -> None:
@@ -123,22 +130,29 @@ INSIDES = {"secret-squad": squad_inside, "ferret-out": ferret_inside}
 # -- Secret Operation ---------------------------------------------------------------------------
 
 
+def identity_inside(sheet: Sheet, area: Rect, texts: tuple[str, ...]) -> None:
+    card, dash, title, hint, word, mission = texts
+    inner = area.inset(1.5)
+    sheet.fit(f"{card}  {dash}  {title}", inner.row(0, 3.5), size=7, style="B", align="L")
+    sheet.fit(hint, inner.row(3.5, 3.5), size=6, align="L")
+    sheet.fit(word, inner.row(8, 8), size=16, style="B")
+    sheet.fit(mission, inner.row(16.5, 4), size=8)
+
+
 def draw_operation(sheet: Sheet, deck: Deck, deck_pieces: tuple[Piece, ...]) -> None:
-    identity_heading = heading(deck, "identity cards", steps("identity_steps"))
+    identity_heading = heading(deck, "identity slips", steps("strip_page"))
     game_heading = heading(deck, "game cards", steps("game_card_steps"))
     board_heading = heading(deck, "module boards", steps("board_steps"))
+    identities = [piece for piece in deck_pieces if piece.kind == IDENTITY]
+    faces = sheet.strip_block(IDENTITY, 0, len(identities), IDENTITY_HEIGHT, identity_heading)
+    for piece, (tab, inside) in zip(identities, faces, strict=True):
+        draw_tab(sheet, tab, piece.outside)
+        identity_inside(sheet, inside, piece.inside)
+    sheet.new_page(game_heading)  # the page of identity slips is folded: nothing else on it
     for index, piece in enumerate(deck_pieces):
         if piece.kind == IDENTITY:
-            back, front = sheet.folding_card(IDENTITY, index, IDENTITY_PANEL, identity_heading)
-            draw_back(sheet, back, piece.outside)
-            card, dash, title, hint, word, mission = piece.inside
-            inner = front.inset(3)
-            sheet.fit(f"{card}  {dash}  {title}", inner.row(0, 5), size=9, style="B",
-                      align="L")
-            sheet.fit(hint, inner.row(5, 4), size=7, align="L")
-            sheet.fit(word, inner.row(16, 18), size=28, style="B")
-            sheet.fit(mission, inner.row(38, 8), size=11)
-        elif piece.kind == GAME_CARD:
+            continue
+        if piece.kind == GAME_CARD:
             back, front = sheet.folding_card(GAME_CARD, index, GAME_CARD_PANEL, game_heading)
             sheet.hatch(back)
             sheet.fit(piece.outside[0], back.inset(3).row(20, 10), size=10, style="B",
@@ -172,6 +186,7 @@ def render(deck: Deck, paper: str = "a4", settings: Any = None) -> Sheet:
     place in `pieces(deck, settings)`."""
     sheet = Sheet(paper, f"{TITLES[deck.game]} cards, deck {deck.printed}")
     deck_pieces = pieces(deck, settings)
+    first_page(sheet, deck)
     if deck.game == "secret-operation":
         draw_operation(sheet, deck, deck_pieces)
     else:

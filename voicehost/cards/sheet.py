@@ -5,11 +5,14 @@ Cut along the solid outline, fold along the dashed middle line with the print ou
 card has the back on one face and the front on the other: lying face down it shows only the
 back.
 
-Slips come in blocks two columns wide, each slip a flap, an inside and a tab in a line,
-mirrored in the right column (flap | inside | tab  tab | inside | flap). Every block on a page
-starts at the left margin, so the fold lines of all the slips on a page are two straight lines:
-folding both side flaps in over the insides, print inside, hides every inside at once and
-leaves the tabs in the middle in sight; the slips are then cut apart already shut.
+A page of secrets is folded before anyone can see its print, so every crease it needs lies
+where folding its edges together puts one: a quarter of the paper's width from its left edge.
+Each **strip** across such a page is a cover, an inside and a tab: the cover is the page's
+left quarter (up to the margin), the inside its mirror over the quarter line, the tab the
+page's right half. Face down, the page is folded in half showing only tabs, its other edge
+folded to that middle crease showing only covers, and each cover then folded back under onto
+its inside, print to print: turned over, the page shows the tabs, every inside shut under the
+blank back of its cover. The page heading sits over the tabs, so it is never folded under.
 Lengths are millimetres; y grows down the page.
 """
 
@@ -26,10 +29,8 @@ HEADER = 10.0  # the page's heading lines above the cards
 MIN_FONT = 5.0
 PT = 25.4 / 72  # millimetres in a typographic point
 
-SLIP_FLAP = 34.0  # a slip's flap, and the inside it covers
-SLIP_TAB = 26.0
-SLIP_HEIGHT = 14.5
-SLIP_BLOCK_WIDTH = 2 * (2 * SLIP_FLAP + SLIP_TAB)
+SLIP_HEIGHT = 10.5
+IDENTITY_HEIGHT = 24.0
 
 INK = (0, 0, 0)
 HATCH = (205, 205, 205)
@@ -101,32 +102,53 @@ class Sheet:
     def page(self) -> int:
         return self.pdf.page
 
-    def new_page(self, heading: tuple[str, ...]) -> None:
-        """A fresh page, its heading one line after another at the top."""
+    def new_page(self, heading: tuple[str, ...], over_tabs: bool = False) -> None:
+        """A fresh page, its heading one line after another at the top (`over_tabs`: over the
+        page's right half only, where the strips' tabs are)."""
         self.pdf.add_page()
         width, _ = self.size
-        header = Rect(MARGIN, MARGIN, width - 2 * MARGIN, HEADER - 2)
+        left = width / 2 if over_tabs else MARGIN
+        header = Rect(left, MARGIN, width - MARGIN - left, HEADER - 2)
         for line, area in zip(heading, header.rows(len(heading)), strict=True):
             self.fit(line, area, size=9, align="L")
         self.headers.append((self.page, header))
         self._cursor = (MARGIN, MARGIN + HEADER, 0.0)
 
-    def place(self, width: float, height: float, heading: tuple[str, ...]) -> Rect:
+    def place(self, width: float, height: float, heading: tuple[str, ...],
+              over_tabs: bool = False) -> Rect:
         """Room for a card of this size: further along the row, on the next row, or on a new
-        page (which starts with `heading`)."""
+        page (which starts with `heading`, `over_tabs` or not)."""
         page_width, page_height = self.size
         if width > page_width - 2 * MARGIN or height > page_height - 2 * MARGIN - HEADER:
             raise ValueError(f"a {width} x {height} mm card does not fit on {self.paper} paper")
         if self.pdf.page == 0:
-            self.new_page(heading)
+            self.new_page(heading, over_tabs)
         x, y, tallest = self._cursor
         if x + width > page_width - MARGIN:
             x, y, tallest = MARGIN, y + tallest + GAP, 0.0
         if y + height > page_height - MARGIN:
-            self.new_page(heading)
+            self.new_page(heading, over_tabs)
             x, y, tallest = self._cursor
         self._cursor = (x + width + GAP, y, max(tallest, height))
         return Rect(x, y, width, height)
+
+    def instructions(self, title: str, steps: list[str]) -> None:
+        """A page of its own with no card on it: a title, then each step as a paragraph."""
+        self.pdf.add_page()
+        width, height = self.size
+        area = Rect(MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN)
+        pdf = self.pdf
+        pdf.set_text_color(*INK)
+        pdf.set_xy(area.x, area.y)
+        pdf.set_font("helvetica", "B", 16)
+        pdf.multi_cell(area.w, 9, title, align="L")
+        pdf.set_font("helvetica", "", 12)
+        for step in steps:
+            pdf.set_x(area.x)
+            pdf.multi_cell(area.w, 6.5, step, align="L")
+            pdf.ln(3)
+        self.headers.append((self.page, area))
+        self._cursor = (MARGIN, height, 0.0)  # the next card starts a new page
 
     def folding_card(self, kind: str, index: int, panel: tuple[float, float],
                      heading: tuple[str, ...]) -> tuple[Rect, Rect]:
@@ -147,31 +169,28 @@ class Sheet:
         self.placed.append(PlacedCard(kind, index, self.page, outline, (outline,)))
         return outline
 
-    def slip_block(self, kind: str, first: int, count: int,
-                   heading: tuple[str, ...]) -> list[tuple[Rect, Rect]]:
-        """Place `count` slips as one block (left column top to bottom, then the right one),
-        indexed from `first`; draw their cut and fold lines and hatch their flaps. Returns each
-        slip's (tab, inside)."""
-        rows = (count + 1) // 2
-        block = self.place(SLIP_BLOCK_WIDTH, rows * SLIP_HEIGHT, heading)
-        half = SLIP_BLOCK_WIDTH / 2
+    def quarter(self) -> float:
+        """Where a page's blind creases put the fold between each cover and its inside."""
+        return self.size[0] / 4
+
+    def strip_block(self, kind: str, first: int, count: int, height: float,
+                    heading: tuple[str, ...]) -> list[tuple[Rect, Rect]]:
+        """Place `count` strips one under another, indexed from `first`; draw their cut and fold
+        lines and hatch their covers. Returns each strip's (tab, inside)."""
+        width, _ = self.size
+        block = self.place(width - 2 * MARGIN, count * height, heading, over_tabs=True)
+        fold = self.quarter()
         faces = []
         for at in range(count):
-            column, row = divmod(at, rows)
-            outline = Rect(block.x + column * half, block.y + row * SLIP_HEIGHT, half,
-                           SLIP_HEIGHT)
-            flap_x = outline.x if column == 0 else outline.x + SLIP_TAB + SLIP_FLAP
-            inside_x = outline.x + SLIP_FLAP if column == 0 else outline.x + SLIP_TAB
-            tab_x = outline.x + 2 * SLIP_FLAP if column == 0 else outline.x
-            flap = Rect(flap_x, outline.y, SLIP_FLAP, SLIP_HEIGHT)
-            inside = Rect(inside_x, outline.y, SLIP_FLAP, SLIP_HEIGHT)
-            tab = Rect(tab_x, outline.y, SLIP_TAB, SLIP_HEIGHT)
-            self.hatch(flap)
+            outline = Rect(block.x, block.y + at * height, block.w, height)
+            cover = Rect(outline.x, outline.y, fold - outline.x, height)
+            inside = Rect(fold, outline.y, cover.w, height)
+            tab = Rect(width / 2, outline.y, outline.x + outline.w - width / 2, height)
+            self.hatch(cover)
             self.cut_line(outline)
-            self.fold_line(flap.x + SLIP_FLAP if column == 0 else flap.x, outline.y,
-                           outline.y + SLIP_HEIGHT)
+            self.fold_line(fold, outline.y, outline.y + height)
             self.placed.append(PlacedCard(kind, first + at, self.page, outline,
-                                          (tab, inside, flap)))
+                                          (tab, inside, cover)))
             faces.append((tab, inside))
         return faces
 

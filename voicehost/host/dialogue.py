@@ -25,9 +25,11 @@ from voicehost.host.grammars import (
     command_groups,
     confirm_grammar,
     decision_grammar,
+    heard_first,
     phrases_for,
     roll_call_grammar,
     spell_numbers,
+    timer_grammar,
     wavering,
 )
 from voicehost.host.table import Table, Timer
@@ -165,6 +167,7 @@ class Dialogue:
     table: Table
     actions: list[Action] = field(default_factory=list)
     streaming: bool = True  # someone reads the events: `listen` events are worth building
+    typed: bool = False  # the players type what they say (text mode): nothing goes unheard
     too_loud: bool = False  # the room, as last heard
     now: float = 0.0  # the time of the last answer
     moment: str = ""  # what the host waits for now: a decision's kind, "confirm", "paused"...
@@ -175,6 +178,8 @@ class Dialogue:
     opened: bool = True  # the table has been told what it plays
     secrets_shown: dict | None = None
     between: tuple[Intent, ...] = ()  # the options the last hearing wavered between
+    half: str = ""  # a half move refused, whose rest the host asked for ("discard:")
+    rest_asked: str = ""  # how it asked ("Which card?"), asked again after a miss
     loud_decisions: int = 0  # decisions in a row that began in a room too loud
     waited_for_microphone: float = 0.0  # seconds, in all: a study timer stops meanwhile
     out: list[Command] = field(default_factory=list)
@@ -416,13 +421,15 @@ class Dialogue:
         self.loud_decisions = self.loud_decisions + 1 if self.too_loud else 0
         if self.loud_decisions % LOUD_DECISIONS_PER_ASK == 1:
             self.queue(self.quiet_please(decision.decider))
+        self.half = self.rest_asked = ""
         while True:
+            asked = heard_first(grammar, self.table.follow_ups(decision, self.half))
             if decision.options:
-                intent, problem = yield from self.hear(grammar, decision)
+                intent, problem = yield from self.hear(asked, decision)
                 if problem == "wavering":
-                    intent, problem = yield from self.separate(grammar, decision)
+                    intent, problem = yield from self.separate(asked, decision)
             else:
-                intent, problem = yield from self.hear_free(grammar, decision)
+                intent, problem = yield from self.hear_free(asked, decision)
             if intent is None:
                 misses += 1
                 if problem == "too_loud":  # no option list read into the noise
@@ -432,7 +439,7 @@ class Dialogue:
                 self.ask_again(self.lines("not_understood" if problem == "wavering" else problem))
                 if misses > MISSES_BEFORE_OPTIONS:
                     self.queue(self.lines("options", options=self.table.options_spoken(decision)))
-                self.queue(self.table.ask_again(decision))
+                self.queue(self.rest_asked or self.table.ask_again(decision))
                 continue
             misses = 0
             if intent.name == "choose":
@@ -479,9 +486,14 @@ class Dialogue:
                 self.queue(self.lines("roll_call_again", name=name))
             else:
                 unheard.append(seat)
-                self.queue(self.lines("roll_call_unheard", name=name))
-        self.queue(self.lines("roll_call_done") if not unheard else
-                   self.lines("roll_call_done_unheard", names=self.table.names_of(unheard)))
+                self.queue(self.lines(self.as_typed("roll_call_unheard"), name=name))
+        self.queue(self.lines(self.as_typed("roll_call_done")) if not unheard else
+                   self.lines(self.as_typed("roll_call_done_unheard"),
+                              names=self.table.names_of(unheard)))
+
+    def as_typed(self, key: str) -> str:
+        """The line `key`, or in text mode its wording that speaks of typing, not hearing."""
+        return f"{key}_typed" if self.typed else key
 
     def quiet_please(self, seat: int | None) -> str:
         if seat is None:
@@ -492,6 +504,7 @@ class Dialogue:
         """Settle a decision that time also settles: listen until the next warning is due,
         say it, listen on; a choice or a command ends the wait early (pause stops the clock)."""
         self.flush()  # the clock starts once the table has heard how long it has
+        grammar = timer_grammar(grammar, timer.choice)
         yield Now()
         deadline = self.now + timer.seconds
         warnings = sorted(timer.warnings, reverse=True)
@@ -521,9 +534,10 @@ class Dialogue:
 
     def choose(self, decision: Decision, value: str) -> Steps[bool]:
         """Apply a choice (confirmed first if it scores). True when the game moved on."""
+        self.half = self.rest_asked = ""
         refusal = self.table.refuse_choice(decision, value)
         if refusal is not None:
-            self.queue(refusal, self.table.prompt(decision))
+            self.refuse(refusal, decision, value)
             return False
         action = self.table.action_for(decision, value)
         # free speech (a decision without options: a guess of any word) is not read back, as
@@ -532,7 +546,7 @@ class Dialogue:
             try:  # a choice the rules refuse is refused with its reason, not read back first
                 copy.deepcopy(self.table.game).apply(action)
             except IllegalAction as illegal:
-                self.queue(self.table.refusal(illegal, decision), self.table.prompt(decision))
+                self.refuse(self.table.refusal(illegal, decision), decision, value)
                 return False
             read_back = self.table.describe_choice(decision, value)
             answer = yield from self.confirm(self.lines("confirm", choice=read_back),
@@ -548,7 +562,7 @@ class Dialogue:
         try:
             events = self.table.game.apply(action)
         except IllegalAction as illegal:
-            self.queue(self.table.refusal(illegal, decision), self.table.prompt(decision))
+            self.refuse(self.table.refusal(illegal, decision), decision, action.choice)
             return False
         self.out.append(Append({"type": "action", "action": action.to_json()}))
         self.actions.append(action)
@@ -561,6 +575,15 @@ class Dialogue:
                 self.emit(stream.Score(event.facts, event.kind))
         self.queue(*self.table.narrate(events))
         return True
+
+    def refuse(self, refusal: str, decision: Decision, value: str) -> None:
+        """Say why the choice `value` is refused, and ask again; a half move ("discard") is
+        asked for its rest alone, which the next answer may then say alone ("energy")."""
+        if self.table.follow_ups(decision, value):
+            self.half, self.rest_asked = value, refusal
+            self.queue(refusal)
+            return
+        self.queue(refusal, self.table.prompt(decision))
 
     def confirm(self, question: str, corrections: Grammar | None = None
                 ) -> Steps[bool | str]:

@@ -9,6 +9,7 @@ are secret) before the game's reveal.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TextIO
@@ -129,5 +130,7 @@ class EventStream:
         self.out.flush()
 
     def close(self) -> None:
-        if self.out is not None and not self.out.isatty():
-            self.out.close()
+        """Close the events file; standard output (`--events -`) and a terminal stay open."""
+        if self.out is None or self.out is sys.stdout or self.out.isatty():
+            return
+        self.out.close()

@@ -148,7 +148,7 @@ class FerretOutTable(Table):
             on_card = layout.on_row_card(layout.rows[game.round - 1].row_card)
             if game.round == 1:
                 deal = [self.lines("printed_deal", takes=self.takes(),
-                                   steps=self.lines("slip_steps"),
+                                   steps=self.fold_steps(),
                                    rule=self.lines("slip_rule_row"))]
                 if layout.row_cards > 1:
                     deal.append(self.lines("printed_row_cards", cards=layout.row_cards,
@@ -214,7 +214,7 @@ class FerretOutTable(Table):
         if kind == "study":
             return self.ready_choices()
         if kind == "number":
-            return [(Intent("choose", o), self.intents["number"][o]) for o in decision.options]
+            return self._number_choices(decision)
         if kind in ("accuse", "weasel"):
             patterns = self.intents["named" if kind == "accuse" else "weasel"]
             chooser = decision.decider if kind == "accuse" else None
@@ -225,6 +225,15 @@ class FerretOutTable(Table):
                     for o in decision.options]
         return [(Intent("choose", answer), templates)
                 for answer, templates in load_yaml("common/intents.yaml")["confirm"].items()]
+
+    def _number_choices(self, decision: Decision) -> Choices:
+        """The numbers of the sleeve's words and roll; and the numbers past them, heard so
+        that the rules refuse them and the host says the range."""
+        said = [(Intent("choose", o), self.intents["number"][o]) for o in decision.options]
+        numbers = enumerate(load_yaml("common/tokens.yaml")["numbers"], 1)
+        return said + [(Intent("choose", str(n)),
+                        [t.format(number=word) for t in self.intents["number_past"]])
+                       for n, word in numbers if str(n) not in decision.options]
 
     def say_options(self, decision: Decision) -> str:
         kind = decision.kind
@@ -254,23 +263,18 @@ class FerretOutTable(Table):
         return self.lines("guessed", name=name, word=value)
 
     def refuse_choice(self, decision: Decision, value: str) -> str | None:
-        """A clue may be any word but one on the player's own card (the rulebook): checked
-        where the host knows the card (printed cards) and the words were heard for sure. A
-        "word" longer than any word is refused too (a typed line, not a clue)."""
-        said, layout = Said.parse(value), self.layout()
-        if decision.kind in ("clue", "guess") and len(said.words) > LONGEST_CLUE:
+        """A "word" longer than any word is refused (a typed line, not a clue). A clue on the
+        player's own card is left to the table, as with the boxed sleeves: refusing it would
+        tell everyone a word of that card."""
+        if decision.kind in ("clue", "guess") and len(Said.parse(value).words) > LONGEST_CLUE:
             return self.lines("clue_too_long", letters=LONGEST_CLUE)
-        if decision.kind != "clue" or layout is None or not said.readable():
-            return None
-        card = letters(len(self.seats.names)).index(self.card_letters()[decision.decider])
-        on_card = layout.rows[self.game.round - 1].words_on(card)
-        if said.words.casefold() in {word.casefold() for word in on_card}:
-            return self.lines("clue_on_card", word=said.words.capitalize())
         return None
 
     def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
         if illegal.reason in ("clue_is_one_word", "guess_is_one_word"):
             return self.lines("one_word")
+        if illegal.reason == "bad_number":
+            return self.lines("number_range")
         return self.lines("options", options=self.options_spoken(decision))
 
     def timer(self, decision: Decision) -> Timer | None:

@@ -3,9 +3,13 @@ no (with corrections), the roll call's answer; and how a heard text is read agai
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from typing import Any
+
 from voicehost.games.base import Decision
-from voicehost.host.table import Table
-from voicehost.intents.grammar import NO, Grammar, Intent, normalize, said_signs
+from voicehost.host.table import Choices, Table
+from voicehost.intents.grammar import NO, Grammar, Intent, expand, normalize, said_signs
 from voicehost.prompts_dir import load_yaml
 from voicehost.voice import Hearing
 
@@ -16,9 +20,61 @@ def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, l
             if names is None or name in names]
 
 
+# The sections of common/intents.yaml players say (the rest tell the matcher how they say it).
+SAID = ("commands", "confirm", "roll_call", "ready", "seat", "self", "pointed_at")
+
+
+def templates_in(tree: Any) -> Iterator[str]:
+    """Every template in a parsed intents.yaml section (lists and mappings, at any depth),
+    without its {placeholders}: what is left is said as it is."""
+    if isinstance(tree, dict):
+        for branch in tree.values():
+            yield from templates_in(branch)
+    elif isinstance(tree, list):
+        for branch in tree:
+            yield from templates_in(branch)
+    elif (said := re.sub(r"\{\w+\}", " ", str(tree))).strip():
+        yield said
+
+
+def heard_phrases(game: str) -> frozenset[str]:
+    """Every phrase players say as an answer or a command at `game` (its prompts folder:
+    "secret_squad"), placeholders left out, and every number."""
+    common = load_yaml("common/intents.yaml")
+    said = [common[section] for section in SAID] + [load_yaml(f"{game}/intents.yaml")]
+    return (frozenset(phrase for template in templates_in(said) for phrase in expand(template))
+            | frozenset(load_yaml("common/tokens.yaml")["numbers"]))
+
+
+def said_alone(game: str) -> frozenset[str]:
+    """The `heard_phrases` of one word: answers and commands said alone ("three", "ready")."""
+    return frozenset(phrase for phrase in heard_phrases(game) if " " not in phrase)
+
+
+def heard_words(game: str) -> frozenset[str]:
+    """Every word of `heard_phrases`: a seat named one of them is heard as an answer or a
+    command."""
+    return frozenset(word for phrase in heard_phrases(game) for word in phrase.split())
+
+
 def decision_grammar(table: Table, decision: Decision) -> Grammar:
     """What the host accepts while `decision` is pending: its options and every command."""
     return table.grammar(decision, command_groups())
+
+
+def heard_first(grammar: Grammar, groups: Choices) -> Grammar:
+    """`grammar`, where the phrases of `groups` mean what `groups` say above all: the rest of
+    a half move the host asked for ("energy"), or "stop" while a clock runs."""
+    if not groups:
+        return grammar
+    return Grammar({**grammar.intents, **Grammar.build(groups).intents})
+
+
+def timer_grammar(grammar: Grammar, choice: str) -> Grammar:
+    """`grammar` while a clock runs: "stop" stops the clock (takes its `choice`), not the
+    game."""
+    stop = load_yaml("common/intents.yaml")["ready"]["timer"]
+    return heard_first(grammar, [(Intent("choose", choice), stop)])
 
 
 def wavering(grammar: Grammar, hearing: Hearing, decision: Decision | None
@@ -83,5 +139,6 @@ def bare(phrase: str, grammar: Grammar) -> bool:
 
 def roll_call_grammar() -> Grammar:
     """A seat answering the roll call, and every command."""
-    answer = load_yaml("common/intents.yaml")["roll_call"]
-    return Grammar.build([(Intent("choose", "in"), answer)] + command_groups())
+    answers = load_yaml("common/intents.yaml")["roll_call"]
+    return Grammar.build([(Intent("choose", value), templates)
+                          for value, templates in answers.items()] + command_groups())

@@ -14,6 +14,7 @@ from voicehost.host.clips import Playback, load_clip, save_clip
 from voicehost.host.dialogue import Answer, Command, Dialogue, Outcome, Steps
 from voicehost.host.events import EventStream
 from voicehost.host.table import Table
+from voicehost.speech.text_voice import TextVoice
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, MicrophoneLost, Voice
 
@@ -26,7 +27,8 @@ class Host:
         self.journal = journal
         self.events = events
         self.clock = clock
-        self.dialogue = Dialogue(table, list(actions or []), streaming=events.wanted)
+        self.dialogue = Dialogue(table, list(actions or []), streaming=events.wanted,
+                                 typed=isinstance(voice, TextVoice))
 
     @property
     def table(self) -> Table:

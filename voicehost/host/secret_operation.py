@@ -189,7 +189,7 @@ class SecretOperationTable(Table):
     def ask(self, decision: Decision) -> str:
         if decision.kind == "first_player" and self.printed is not None:
             deal = self.lines("printed_deal", takes=self.takes(),
-                              steps=self.lines("identity_steps"))
+                              steps=self.fold_steps(), rule=self.lines("identity_rule"))
             return f"{deal} {self.lines('first_player')}"
         if decision.kind == "first_player":
             return self.lines("first_player")
@@ -237,17 +237,37 @@ class SecretOperationTable(Table):
                    (Intent("choose", "discard:"), said["discard_which"]),
                    (Intent("choose", "block:"), said["block_whom"])]
         for actor in (s for s in players if not self.game.hands[s]):
-            name = self.seats.names[actor]
+            names = self.seats.spellings(actor)
             groups += [(Intent("choose", f"{actor}{ACTOR}add:{n}"),
-                        [t.format(name=name, module=word) for t in said["named_add"]])
+                        [t.format(name=name, module=word) for t in said["named_add"]
+                         for name in names])
                        for n, word in modules]
             groups += [(Intent("choose", f"{actor}{ACTOR}discard:{card}"),
                         [t.format(name=name, card=c) for t in said["named_discard"]
-                         for c in cards[card]]) for card in CARD_TYPES]
+                         for name in names for c in cards[card]]) for card in CARD_TYPES]
             groups += [(Intent("choose", f"{actor}{ACTOR}block:{target}"),
                         [t.format(name=name, target=w) for t in said["named_block"]
-                         for w in self.targets(target, actor)]) for target in players]
+                         for name in names for w in self.targets(target, actor)])
+                       for target in players]
         return groups
+
+    def follow_ups(self, decision: Decision, half: str) -> Choices:
+        """After "add", "discard" or "block" alone, the host asks for the rest: a module
+        ("two"), a card ("energy") or a player ("tiger") said alone finishes the move."""
+        verb, colon, rest = half.partition(":")
+        if decision.kind != "turn" or not colon or rest or verb not in ("add", "discard", "block"):
+            return []
+        said = self.intents["turn"][f"{verb}_rest"]
+        if verb == "add":
+            return [(Intent("choose", f"add:{n}"), [t.format(module=word) for t in said])
+                    for n, word in enumerate(self.intents["module_numbers"], 1)]
+        if verb == "discard":
+            return [(Intent("choose", f"discard:{card}"),
+                     [t.format(card=c) for t in said for c in self.intents["cards"][card]])
+                    for card in CARD_TYPES]
+        return [(Intent("choose", f"block:{target}"),
+                 [t.format(target=w) for t in said for w in self.targets(target, decision.decider)])
+                for target in range(self.game.players)]
 
     def _reveal_choices(self) -> list[tuple[Intent, list[str]]]:
         """Every read-out of the full module's size, and one card short (refused aloud): the

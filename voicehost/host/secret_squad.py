@@ -109,14 +109,14 @@ class SecretSquadTable(Table):
         if self.game.round > 1:
             return self.lines("printed_box", round=self.game.round, box=box)
         return self.lines("printed_deal", round=self.game.round, takes=self.takes(), box=box,
-                          steps=self.lines("slip_steps"), rule=self.lines("slip_rule_box"))
+                          steps=self.fold_steps(), rule=self.lines("slip_rule_box"))
 
     def choices(self, decision: Decision) -> Choices:
         if decision.kind in ("deal", "ready"):
             return self.ready_choices()
         if decision.kind == "point":
             patterns = load_yaml("common/intents.yaml")["pointed_at"]
-            return self.seat_choices(decision.options, patterns, decision.decider)
+            return self.seat_choices(self._pointable(decision), patterns, decision.decider)
         templates = load_yaml("secret_squad/intents.yaml")[decision.kind]
         return [(Intent("choose", option), templates[option]) for option in decision.options]
 
@@ -143,11 +143,19 @@ class SecretSquadTable(Table):
             action = Action(action.kind, action.player, self.name_of(int(action.choice)))
         return super().describe_action(action)
 
+    def _pointable(self, decision: Decision) -> tuple[str, ...]:
+        """The seats a pointing may name: its options, and the pointer's own seat even where
+        the rules forbid it, so "myself" is refused with the rule, not "not understood"."""
+        own = str(decision.decider)
+        return decision.options + (() if own in decision.options else (own,))
+
     def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
         if illegal.reason == "too_many_in_squad":
             claimed = self.names_of(illegal.facts["claimed"])
             return self.lines("too_many", cards=illegal.facts["cards"],
                               squad=illegal.facts["squad"], claimed=claimed)
+        if illegal.reason == "bad_point":  # the only seat heard that is no option: their own
+            return self.lines("point_not_yourself", players=self.game.players)
         return self.lines("options", options=self.options_spoken(decision))
 
     def _say_answered(self, facts: dict[str, Any]) -> list[str]:
@@ -220,12 +228,20 @@ class SecretSquadTable(Table):
         return {"round": self.game.round, "card": len(self.game.cards)}
 
     def recap(self, decision: Decision) -> list[str]:
+        slip = self._slip_recap(decision)
         if decision.kind != "answer":
-            return []
+            return slip
         card = self.game.cards[-1]
         recap = self.narrate([CardDrawn(self.game.round, len(self.game.cards), card.number)])
-        return recap + [self.lines("answered", name=self.name_of(seat), answer=answer)
-                        for seat, answer in sorted(card.answers.items())]
+        return slip + recap + [self.lines("answered", name=self.name_of(seat), answer=answer)
+                               for seat, answer in sorted(card.answers.items())]
+
+    def _slip_recap(self, decision: Decision) -> list[str]:
+        """Printed cards, past the deal: which box slip holds this round's squads (the deal's
+        question names it; a resumed round has not heard it)."""
+        if self.printed is None or decision.kind not in ("ready", "answer", "point", "squad"):
+            return []
+        return [self.lines("printed_recap", round=self.game.round, box=self.box(self.game.round))]
 
     def status(self) -> str:
         """Where the game stands: the round and card, then the scores."""

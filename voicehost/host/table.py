@@ -24,7 +24,7 @@ from voicehost.games.printed import (
 )
 from voicehost.host.deck_number import DeckNumberGrammar, first_groups, say_digits
 from voicehost.host.lines import Lines, spoken_list
-from voicehost.intents.grammar import Grammar, Intent
+from voicehost.intents.grammar import Grammar, Intent, fold
 from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import VERSION
 
@@ -41,11 +41,17 @@ class Seats:
     def default(cls, players: int) -> Seats:
         return cls(tuple(load_yaml("common/tokens.yaml")["tokens"][:players]))
 
+    def spellings(self, seat: int) -> list[str]:
+        """A seat's name as given, and without its accents when it has any ("zoë", "zoe")."""
+        return list(dict.fromkeys((self.names[seat], fold(self.names[seat]))))
+
     def templates(self, seat: int) -> list[str]:
-        """Every way to name a seat: its name, or "player <number>"."""
+        """Every way to name a seat: its name (with or without accents), or "player
+        <number>"."""
         number = load_yaml("common/tokens.yaml")["numbers"][seat]
         patterns = load_yaml("common/intents.yaml")["seat"]
-        return [p.format(name=self.names[seat], number=number) for p in patterns]
+        return list(dict.fromkeys(p.format(name=name, number=number)
+                                  for p in patterns for name in self.spellings(seat)))
 
 
 @dataclass(frozen=True)
@@ -237,6 +243,10 @@ class Table(ABC):
         return " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
                         for seat, letter in enumerate(self.card_letters()))
 
+    def fold_steps(self) -> str:
+        """How to make the printed pages without seeing a secret, as their first page says."""
+        return " ".join(load_yaml("cards/fold.yaml")["fold_steps"])
+
     def deck_prompt(self) -> str:
         return self.lines("deck_ask_rest" if self.game.heard else "deck_ask")
 
@@ -287,8 +297,7 @@ class Table(ABC):
         """Each option of `decision` and the phrases that choose it ([] for free speech)."""
 
     def ready_choices(self) -> Choices:
-        return [(Intent("choose", "ready"), t)
-                for t in load_yaml("common/intents.yaml")["ready"].values()]
+        return [(Intent("choose", "ready"), load_yaml("common/intents.yaml")["ready"]["ready"])]
 
     def seat_choices(self, options: Sequence[str], patterns: Sequence[str],
                      chooser: int | None) -> Choices:
@@ -337,6 +346,11 @@ class Table(ABC):
         """Why a choice breaks a rule the rules engine cannot judge (it never reads what a
         player said, only the choice), for the table; None when it does not."""
         return None
+
+    def follow_ups(self, decision: Decision, half: str) -> Choices:
+        """The rest of a half move (`half`, a choice the rules refused as incomplete: "discard"
+        with no card), said alone once the host has asked for it ("which card?" "Energy.")."""
+        return []
 
     def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
         if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:

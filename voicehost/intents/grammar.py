@@ -13,6 +13,7 @@ that all mean the same ("yes, that's right") means that; two meanings ("yes … 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -41,6 +42,17 @@ def normalize(text: str) -> str:
     """Lower-case words of letters, digits and apostrophes, in any script; single-spaced."""
     words = re.sub(r"[^\w' ]+|_", " ", text.lower()).split()
     return " ".join(words)
+
+
+UNSPLIT_LETTERS = str.maketrans({"ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d",
+                                 "ð": "d", "þ": "th", "ı": "i"})  # letters NFKD keeps whole
+
+
+def fold(text: str) -> str:
+    """`text` (lower case) without accents, as people type it on a plain keyboard and as
+    recognizers write it: "zoë" is "zoe", "łukasz" is "lukasz"."""
+    split = unicodedata.normalize("NFKD", text.translate(UNSPLIT_LETTERS))
+    return "".join(c for c in split if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 from voicehost.prompts_dir import load_yaml
 from voicehost.voice import EndOfInput, Hearing, Recording
 
-ENDS_THE_GAME = {"quit", "stop"}  # said rarely: a game that ends early tests less
+ENDS_THE_GAME = {"quit", "stop", "exit", "end"}  # said rarely: a game that ends early tests less
 HOSTILE = ("'; DROP TABLE players; --", "{name}", "{0}", "%s%s%s", "\x00\x01\x02", "🦊🦉🐻",
            "player\tthree", "yes\nno", "../../etc/passwd", "<script>alert(1)</script>",
            "ＹＵＰ", "nöpe", "   ", ".,;!?")

