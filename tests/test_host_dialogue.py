@@ -88,7 +88,7 @@ def test_a_seat_the_host_cannot_hear_gets_a_word_about_it(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("answer", ["yeah I'm in", "yep I'm in", "I'm in", "im in", "in", "here",
-                                    "yes", "ready"])
+                                    "yes", "ready", "yeah I’m in"])
 def test_every_way_of_saying_in_answers_the_roll_call(tmp_path: Path, answer: str) -> None:
     voice, records = hosted(tmp_path, squad(), answer, answer, answer, "ready")
     listens = [(r["decision"], r["player"]) for r in records if r["event"] == "listen"]

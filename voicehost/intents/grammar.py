@@ -39,8 +39,9 @@ class Intent:
 
 
 def normalize(text: str) -> str:
-    """Lower-case words of letters, digits and apostrophes, in any script; single-spaced."""
-    words = re.sub(r"[^\w' ]+|_", " ", text.lower()).split()
+    """Lower-case words of letters, digits and apostrophes, in any script; single-spaced. A
+    typographic apostrophe ("I’m", as phones and word processors type it) is the plain one."""
+    words = re.sub(r"[^\w' ]+|_", " ", text.lower().replace("’", "'")).split()
     return " ".join(words)
 
 
