@@ -169,10 +169,11 @@ def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None =
 def bench(args: argparse.Namespace, satellite: SatelliteProcess | None) -> dict[str, object]:
     """The measurements `args` ask for, in the started room."""
     if args.engine != "vosk-ko":
+        from voicehost.registry import deck_words
         from voicehost.speech.factory import make_recognizer
 
         clips, phrases = clips_for(args.decision), grammar(args.decision)
-        recognizer, _ = make_recognizer(args.engine)
+        recognizer, _ = make_recognizer(args.engine, deck_words())
         results: dict[str, object] = {"engine": args.engine, "decision": args.decision,
                                       "phrases": len(phrases),
                                       "through": "satellite" if satellite else "sound card"}

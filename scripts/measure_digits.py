@@ -96,13 +96,14 @@ def main() -> None:
         "number": (hear_grammar(None, "number", 5, "ferret-out"), NUMBER_OPTIONS),
         "digits": (hear_grammar("|".join(DIGIT_WORDS), "", 0), set(DIGIT_WORDS)),
     }
+    from voicehost.registry import deck_words
     from voicehost.speech.base import recognize
     from voicehost.speech.factory import make_recognizer
 
     print(f"\n{'engine':14s} {'condition':10s} {'measure':7s}  right refused wrong"
           "  (number: one-six / zero,seven-nine)")
     for engine in args.engines.split(","):
-        recognizer, _ = make_recognizer(engine, whole_utterances=True)
+        recognizer, _ = make_recognizer(engine, deck_words(), whole_utterances=True)
         whisper = getattr(recognizer, "short", recognizer)
         if args.no_letters and hasattr(whisper, "use_letters"):
             whisper.use_letters(False)

@@ -60,16 +60,17 @@ def _whisper(options: dict[str, Any]) -> Recognizer:
 def _vosk(options: dict[str, Any]) -> Recognizer:
     from voicehost.speech.factory import make_recognizer
 
-    return make_recognizer("vosk", None, **options)[0]  # type: ignore[no-any-return]
+    return make_recognizer("vosk", frozenset(), None, **options)[0]  # type: ignore[no-any-return]
 
 
 def _auto(options: dict[str, Any]) -> Recognizer:
+    from voicehost.registry import deck_words
     from voicehost.speech.factory import make_recognizer
 
     options = dict(options)
     used = options.pop("use_letters", True)
     floor = options.pop("floor", None)
-    recognizer = make_recognizer("auto", None, **options)[0]
+    recognizer = make_recognizer("auto", deck_words(), None, **options)[0]
     recognizer.short.use_letters(used)  # type: ignore[attr-defined]
     if floor is not None:
         recognizer.short.floor = floor  # type: ignore[attr-defined]

@@ -86,9 +86,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.per_decision < 1:
         refuse("--per-decision must be 1 or more.")
+    from voicehost.registry import deck_words
     from voicehost.speech.factory import make_recognizer
 
-    recognizer, _ = make_recognizer(args.engine)
+    recognizer, _ = make_recognizer(args.engine, deck_words())
     voices: Sequence[Voice] = HELD_OUT if args.half == "held-out" else TUNE
     rows: dict[str, list[int]] = {}
     for i, (case, grammar) in enumerate(cases(args.per_decision, args.seed)):

@@ -38,7 +38,7 @@ from voicehost.intents.grammar import Grammar
 from voicehost.lab.hearing_corpus import hear
 from voicehost.lab.speakers import to_pcm
 from voicehost.lab.voices import HELD_OUT, TUNE, Voice, speak_to_wav
-from voicehost.registry import GAMES
+from voicehost.registry import GAMES, deck_words
 
 # Animal names a player can say easily: several syllables and distinct vowels first, then the
 # one-syllable ones (the old defaults among them) to compare. None is a word of Ferret Out's
@@ -140,7 +140,7 @@ def hear_share(engine: str, jobs: list[Job], voices: dict[str, Voice],
     """One worker: one recognizer, every job of its share in turn."""
     from voicehost.speech.factory import make_recognizer
 
-    recognizer, _ = make_recognizer(engine, None, whole_utterances=True)
+    recognizer, _ = make_recognizer(engine, deck_words(), None, whole_utterances=True)
     grammars: dict[tuple[tuple[str, ...], str, str, int], Grammar] = {}
     heard = []
     for job in jobs:

@@ -10,7 +10,8 @@ from typing import Any
 from voicehost.games.secret_squad import award_round, deal_squads
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.prompts_dir import load_yaml
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 
 TOKENS = load_yaml("common/tokens.yaml")["tokens"]
 YES = ["yup", "yes", "yeah", "yep"]

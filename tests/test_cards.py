@@ -24,7 +24,8 @@ from voicehost.games.deck import Deck, letters
 from voicehost.games.layout import squad_layout
 from voicehost.games.secret_squad import SecretSquad, Settings, award_round
 from voicehost.prompts_dir import load_yaml, prompts_dir
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 
 TOKENS = load_yaml("common/tokens.yaml")["tokens"]
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]

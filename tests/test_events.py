@@ -23,7 +23,8 @@ from voicehost.host.table import Seats, Table
 from voicehost.intents.grammar import Intent
 from voicehost.lab.random_table import QuietVoice
 from voicehost.registry import GAMES
-from voicehost.store.journal import Journal, actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import Journal, read_records
 from voicehost.voice import EndOfInput, Hearing, Recording
 
 KINDS = {cls.kind: cls for cls in vars(events).values()

@@ -14,7 +14,8 @@ from voicehost.host.events import EventStream
 from voicehost.host.ferret_out import FerretOutTable, deck
 from voicehost.host.host import Host
 from voicehost.host.table import Seats
-from voicehost.store.journal import Journal, actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import Journal, read_records
 
 
 def test_a_clue_on_the_players_own_card_is_taken_without_a_word_about_the_card(

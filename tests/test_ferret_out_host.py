@@ -21,7 +21,8 @@ from voicehost.games.ferret_out import sleeve_for
 from voicehost.host.clips import Said, load_clip, said_from, save_clip
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.host.table import Seats
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 
 
 def play_args(folder: Path, players: int, seed: int, *settings: str) -> list[str]:

@@ -25,7 +25,8 @@ from voicehost.host.clips import Said
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.lab.room import Room, play_into_room
 from voicehost.lab.speakers import speak
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 
 PLAYERS = 5
 VOICES = table_voices(PLAYERS)

@@ -16,12 +16,15 @@ from voicehost.host.events import EventStream
 from voicehost.host.host import Host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
-from voicehost.store.journal import Journal, actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import Journal, read_records
 from voicehost.voice import Hearing, Recording
 
 
 class ScriptedVoice:
     """Hands out scripted hearings; `loud` says whether the room is too loud right now."""
+
+    typed = False
 
     def __init__(self, hearings: Sequence[Hearing], loud: bool = False) -> None:
         self.hearings = list(hearings)

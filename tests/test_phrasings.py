@@ -22,7 +22,8 @@ from voicehost.host.table import Seats
 from voicehost.intents.grammar import Intent
 from voicehost.lab.phrasings import REFUSED, Phrasing, load, measure, table_at, tally
 from voicehost.registry import GAMES
-from voicehost.store.journal import Journal, actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import Journal, read_records
 
 CORPUS = load(Path(__file__).resolve().parent / "data" / "phrasings.yaml")
 KINDS = ("yes_no", "confirm", "ready", "point", "squad", "number", "first_player", "turn",

@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from voicehost.registry import GAMES
+
 PACKAGE = Path(__file__).resolve().parent.parent / "voicehost"
 # folder → the voicehost modules and folders it may import (besides its own)
 MAY_IMPORT = {
     "games": set(),
     "intents": {"prompts_dir"},  # the words people wrap answers in are data in prompts/
-    "store": {"games"},  # the journal reads back the games' actions
+    "store": set(),
     "host": {"games", "intents", "store", "prompts_dir", "voice"},
-    # remote.py snaps a free transcript with the matcher; the split hears the deck's words
-    # (data in prompts/) with the engine that hears them
-    "speech": {"voice", "intents", "prompts_dir"},
+    # remote.py snaps a free transcript with the matcher; models live in the user's folders
+    "speech": {"voice", "intents", "folders"},
     "cards": {"games", "prompts_dir"},
 }
 
@@ -41,6 +42,17 @@ def test_each_room_imports_only_what_the_architecture_allows(room: str) -> None:
     for module in modules:
         wrong = imports_of(module) - MAY_IMPORT[room] - {room}
         assert not wrong, f"{module.relative_to(PACKAGE)} imports {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("room", ["speech", "store", "intents"])
+def test_no_room_below_the_host_names_a_game(room: str) -> None:
+    """A game is its rules, its table and its prompts: the ears, the journal and the matcher
+    take its words as arguments, so a new game never touches them."""
+    games = {name for spec in GAMES.values() for name in (spec.name, spec.table.name)}
+    for module in sorted((PACKAGE / room).glob("*.py")):
+        text = module.read_text(encoding="utf-8").lower()
+        named = sorted(game for game in games if game in text)
+        assert not named, f"{module.relative_to(PACKAGE)} names {named}"
 
 
 def test_the_check_sees_an_import_across_rooms(tmp_path: Path) -> None:

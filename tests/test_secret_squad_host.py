@@ -11,7 +11,8 @@ import pytest
 from drive import drive, play_text, play_through_kills, resume_text, saying_once
 from squad_script import SecretSquadScript
 
-from voicehost.store.journal import actions_of, read_records
+from voicehost.session import actions_of
+from voicehost.store.journal import read_records
 
 
 def play_args(folder: Path, players: int, seed: int) -> list[str]:

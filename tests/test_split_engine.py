@@ -13,10 +13,11 @@ from voicehost.lab.phrasings import load
 from voicehost.lab.speakers import PLAIN, speak
 from voicehost.lab.spoken_phrasings import moment_of, spoken_audio
 from voicehost.lab.voices import TUNE
+from voicehost.registry import deck_words
 from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.factory import AudioSettings, describe_pipeline, make_recognizer
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-from voicehost.speech.split import SecondOpinion, SplitRecognizer, deck_words
+from voicehost.speech.split import SecondOpinion, SplitRecognizer
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.tools import hear_grammar
 from voicehost.voice import Hearing
@@ -35,7 +36,8 @@ def hearers(recognizer: Recognizer) -> tuple[type, ...]:
 
 @pytest.fixture(scope="module")
 def split() -> SplitRecognizer:
-    recognizer, notice = make_recognizer("auto", models_dir=Path("no-such-models-dir"))
+    recognizer, notice = make_recognizer("auto", deck_words(),
+                                         models_dir=Path("no-such-models-dir"))
     assert isinstance(recognizer, SplitRecognizer), notice
     assert notice == ""  # the default listening as it should is no news
     return recognizer
@@ -67,7 +69,7 @@ def test_the_split_knows_every_word_of_the_deck_the_game_deals() -> None:
 
 
 def test_pocketsphinx_is_built_only_when_a_deck_word_is_offered() -> None:
-    split, _ = make_recognizer("auto", models_dir=Path("no-such-models-dir"))
+    split, _ = make_recognizer("auto", deck_words(), models_dir=Path("no-such-models-dir"))
     assert isinstance(split, SplitRecognizer)
     for decision, players, game in [("confirm", 4, "secret-squad"), ("point", 10, "secret-squad"),
                                     ("turn", 6, "secret-operation"), ("number", 5, "ferret-out")]:
@@ -182,6 +184,6 @@ def test_a_wrapped_deck_word_needs_the_second_engine_to_hear_it_too(
 
 
 def test_the_doctor_names_both_engines() -> None:
-    line = describe_pipeline(AudioSettings(engine="auto"))
+    line = describe_pipeline(AudioSettings(engine="auto", deck_words=deck_words()))
     assert "whisper / pocketsphinx (deck words)" in line
     assert "--engine auto" in line

@@ -15,6 +15,7 @@ from voicehost.lab.speakers import PLAIN, speak
 from voicehost.lab.spoken_phrasings import hear, moment_of, spoken_audio
 from voicehost.lab.voices import TUNE
 from voicehost.prompts_dir import load_yaml
+from voicehost.registry import deck_words
 from voicehost.speech.factory import make_recognizer
 
 CORPUS = Path(__file__).parent / "data" / "phrasings.yaml"
@@ -41,7 +42,7 @@ NOT_ONE_ANSWER = (
 
 @pytest.fixture(scope="module")
 def engine():  # type: ignore[no-untyped-def]
-    return make_recognizer("auto")[0]
+    return make_recognizer("auto", deck_words())[0]
 
 
 @pytest.mark.takes_seconds(40)

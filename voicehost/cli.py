@@ -35,7 +35,7 @@ from voicehost.host.grammars import heard_words, said_alone
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import fold, one_slip_apart
 from voicehost.prompts_dir import load_yaml
-from voicehost.registry import GAMES
+from voicehost.registry import GAMES, deck_words
 from voicehost.session import (
     find_save,
     list_saves,
@@ -228,7 +228,8 @@ def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
         engine=args.engine, model=args.model, front_end=args.front_end, rate=args.rate,
         volume=args.volume, voice=args.voice, silence=args.silence,
         input_device=args.input_device, output_device=args.output_device,
-        satellite=args.satellite, asr=args.asr, tts=args.tts, captions=not args.quiet)
+        satellite=args.satellite, asr=args.asr, tts=args.tts, captions=not args.quiet,
+        deck_words=deck_words())
     try:
         voice, notice = audio_voice_or_notice(settings, console=say_to)
     except (AudioDeviceError, ValueError) as problem:  # a satellite that does not answer

@@ -11,7 +11,11 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from voicehost.games import RULES, printed
-from voicehost.host.table import Table
+from voicehost.games.printed import DECK_DECISION
+from voicehost.host.deck_number import DeckNumberGrammar
+from voicehost.host.grammars import command_groups, confirm_grammar, decision_grammar
+from voicehost.host.table import Seats, Table
+from voicehost.intents.grammar import Grammar
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,26 @@ def table_of(rules: ModuleType) -> type[Table]:
 
 GAMES: dict[str, GameSpec] = {name: GameSpec(name, table_of(rules), rules)
                               for name, rules in RULES.items()}
+
+
+def deck_words() -> frozenset[str]:
+    """Every game's deck words (`Table.deck_words`): what the recognizer "auto" hears with
+    pocketsphinx first."""
+    return frozenset().union(*(spec.table.deck_words() for spec in GAMES.values()))
+
+
+def grammar_at(game: str, decision: str, players: int, pouch: int = 0) -> Grammar:
+    """What `game` accepts at `decision` with `players` (clamped to the game's range), every
+    command included, exactly as the host would listen ("confirm": a read-back; the printed
+    deck's number: any group of three digits). `pouch`: Ferret Out's pouch pair."""
+    if decision == "confirm":
+        return confirm_grammar()
+    if decision == DECK_DECISION:
+        return DeckNumberGrammar(command_groups())
+    spec = GAMES[game]
+    low, high = spec.players
+    table = spec.table(Seats.default(min(max(players, low), high)), seed=0)
+    return decision_grammar(table, table.example_decision(decision, pouch))
 
 
 def game_named(name: str) -> GameSpec | None:

@@ -17,11 +17,16 @@ from voicehost.registry import GAMES, game_named
 from voicehost.store.journal import (
     Journal,
     JournalError,
-    actions_of,
     read_records,
+    standing_actions,
     truncate_partial_line,
 )
 from voicehost.voice import Voice
+
+
+def actions_of(records: list[dict[str, Any]]) -> list[Action]:
+    """The actions of a journal's records that stand after every undo."""
+    return [Action.from_json(action) for action in standing_actions(records)]
 
 
 def saves_dir() -> Path:

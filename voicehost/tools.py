@@ -19,12 +19,9 @@ from voicehost.door import (
     refuse,
     settings_given,
 )
-from voicehost.games.printed import DECK_DECISION
-from voicehost.host.deck_number import DeckNumberGrammar
-from voicehost.host.grammars import command_groups, confirm_grammar, decision_grammar
-from voicehost.host.table import Seats, settings_from
+from voicehost.host.table import settings_from
 from voicehost.intents.grammar import Grammar, Intent
-from voicehost.registry import GAMES
+from voicehost.registry import GAMES, deck_words, grammar_at
 from voicehost.speech.base import recognize
 from voicehost.speech.factory import AudioSettings
 from voicehost.voice import SAMPLE_RATE
@@ -76,14 +73,7 @@ def hear_grammar(phrases: str | None, decision: str, players: int,
     if phrases:
         return Grammar.build([(Intent("choose", p.strip()), [p.strip()])
                               for p in phrases.split("|") if p.strip()])
-    if decision == "confirm":
-        return confirm_grammar()
-    if decision == DECK_DECISION:  # a printed deck's number: any group of three digits
-        return DeckNumberGrammar(command_groups())
-    spec = GAMES[game]
-    low, high = spec.players
-    table = spec.table(Seats.default(min(max(players, low), high)), seed=0)
-    return decision_grammar(table, table.example_decision(decision, pouch))
+    return grammar_at(game, decision, players, pouch)
 
 
 def run_hear(args: argparse.Namespace) -> int:
@@ -97,7 +87,8 @@ def run_hear(args: argparse.Namespace) -> int:
     except IndexError:
         refuse(f"--pouch {args.pouch}: {args.game} has no pouch pair {args.pouch}.")
     started = time.perf_counter()
-    recognizer, _ = make_recognizer(args.engine, args.model, whole_utterances=True)
+    recognizer, _ = make_recognizer(args.engine, deck_words(), args.model,
+                                    whole_utterances=True)
     loaded = time.perf_counter()
     recognizer.set_phrases(grammar.phrases)
     hearing = recognize(recognizer, pcm)
@@ -329,7 +320,8 @@ def pipeline_check(settings: AudioSettings) -> tuple[str, bool, str]:
 def run_doctor(args: argparse.Namespace) -> int:
     checks = doctor_checks(AudioSettings(engine=args.engine, model=args.model,
                                          front_end=args.front_end, satellite=args.satellite,
-                                         asr=args.asr, tts=args.tts))
+                                         asr=args.asr, tts=args.tts,
+                                         deck_words=deck_words()))
     marks = {True: "ok ", False: "NO ", None: "-- "}
     for what, fine, what_to_do in checks:
         print(f"{marks[fine]} {what}" + (f": {what_to_do}" if what_to_do else ""))

@@ -55,6 +55,8 @@ class Recording:
 class Voice(Protocol):
     """The host's mouth and ears together. Text mode and audio mode both implement it."""
 
+    typed: bool  # the players type what they say (text mode): nothing goes unheard
+
     def say(self, text: str) -> None:
         """Say `text` and return when it has been said (shown on the console instead when
         the speaker is lost: a lost speaker never stops the game)."""

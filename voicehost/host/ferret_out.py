@@ -77,6 +77,11 @@ class FerretOutTable(Table):
     # Ferrets' word at the number.
     secret_options = frozenset({"guess"})
 
+    @classmethod
+    def deck_words(cls) -> frozenset[str]:
+        return frozenset(word for pair in deck() for side in (pair.ferrets, pair.weasel)
+                         for word in side)
+
     def __init__(self, seats: Seats, seed: int, settings: TableSettings | None = None,
                  cards: str | None = None) -> None:
         self.pouches = deck()

@@ -14,7 +14,6 @@ from voicehost.host.clips import Playback, load_clip, save_clip
 from voicehost.host.dialogue import Answer, Command, Dialogue, Outcome, Steps
 from voicehost.host.events import EventStream
 from voicehost.host.table import Table
-from voicehost.speech.text_voice import TextVoice
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, MicrophoneLost, Voice
 
@@ -28,7 +27,7 @@ class Host:
         self.events = events
         self.clock = clock
         self.dialogue = Dialogue(table, list(actions or []), streaming=events.wanted,
-                                 typed=isinstance(voice, TextVoice))
+                                 typed=voice.typed)
 
     @property
     def table(self) -> Table:

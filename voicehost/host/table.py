@@ -121,6 +121,13 @@ class Table(ABC):
 
     seated_by_deck: bool = False  # the printed deck's number tells how many play
 
+    @classmethod
+    def deck_words(cls) -> frozenset[str]:
+        """Words of the game's deck that players say alone, as a list's one word (Ferret Out's
+        guesses): the recognizer "auto" hears a decision naming one with pocketsphinx first
+        (speech/split.py). None by default."""
+        return frozenset()
+
     def __init__(self, seats: Seats, seed: int, settings: Any, cards: str | None) -> None:
         check_settings(settings)
         self.seats = seats

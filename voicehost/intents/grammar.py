@@ -23,7 +23,7 @@ from hassil.sample import sample_expression
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein
 
-from voicehost.prompts_dir import load_yaml
+from voicehost.prompts_dir import load_yaml, prompts_dir
 
 SNAP_THRESHOLD = 85.0  # rapidfuzz ratio a near miss needs to count as a phrase
 SNAP_CANDIDATES = 5  # the nearest phrases a near miss is checked against, nearest first
@@ -87,8 +87,9 @@ class Talk:
             words = tuple(normalize(str(said)).split())
             same.setdefault(words[0], []).append((words, tuple(normalize(str(meant)).split())))
         tokens = load_yaml("common/tokens.yaml")
-        cards = frozenset(word for templates in load_yaml("secret_operation/intents.yaml")
-                          ["cards"].values() for template in templates
+        cards = frozenset(word for game in sorted(prompts_dir().glob("*/intents.yaml"))
+                          for templates in load_yaml(f"{game.parent.name}/intents.yaml")
+                          .get("cards", {}).values() for template in templates
                           for phrase in expand(template) for word in phrase.split())
         named = (frozenset(tokens["tokens"]) | frozenset(tokens["numbers"])
                  | cards - frozenset(table["skip_words"]))

@@ -1,7 +1,7 @@
 """The recognition corpus: every phrase Secret Squad accepts, and speech that is none of them.
 
 Phrases and their intents come from the same place `voicehost hear` takes them
-(`voicehost.tools.hear_grammar`, i.e. the prompts' templates as the host expands them), so a
+(`voicehost.registry.grammar_at`, i.e. the prompts' templates as the host expands them), so a
 phrase added to `prompts/` is measured and tested without touching this file. Each clip goes
 through the steps `voicehost hear` takes (set the grammar's phrases, recognize, match an
 intent), but by one streaming engine that hears clip after clip, as the host's ears hear a
@@ -19,9 +19,9 @@ import numpy as np
 
 from voicehost.intents.grammar import Grammar, Intent
 from voicehost.lab.speakers import Speaker, add_noise, speak
+from voicehost.registry import grammar_at
 from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE, Hearing
 
 # (decision, players) as given to `voicehost hear --decision D --players N`. Pointing is asked
@@ -73,7 +73,7 @@ class Heard:
 
 
 def grammar_for(key: tuple[str, int]) -> Grammar:
-    return hear_grammar(None, key[0], key[1])
+    return grammar_at("secret-squad", key[0], key[1])
 
 
 def option_cases() -> list[tuple[tuple[str, int], str, Intent]]:

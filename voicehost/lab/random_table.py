@@ -68,6 +68,8 @@ class QuietVoice:
     """The parts of a Voice a stand-in table seldom needs: it keeps what the host said, plays
     nothing, is never too loud, never loses its microphone. Subclasses listen and record."""
 
+    typed = False
+
     def __init__(self) -> None:
         self.said: list[str] = []
 

@@ -173,11 +173,12 @@ def add_spoken_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_spoken(phrasings: Sequence[Phrasing], args: argparse.Namespace) -> None:
+    from voicehost.registry import deck_words
     from voicehost.speech.factory import make_recognizer
 
     kinds = set(args.kinds.split(",")) if args.kinds else None
     chosen = [p for p in phrasings if p.half == args.half and (kinds is None or p.kind in kinds)]
-    recognizer, _ = make_recognizer(args.engine)
+    recognizer, _ = make_recognizer(args.engine, deck_words())
     whisper = getattr(recognizer, "short", recognizer)
     if (args.floor is not None or args.no_letters) and not hasattr(whisper, "floor"):
         refuse(f"--floor and --no-letters are Whisper's; the engine {args.engine} is not.")

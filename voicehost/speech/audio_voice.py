@@ -27,6 +27,8 @@ SPEAKER_RETRY_S = 30.0
 class AudioVoice:
     """The host's Voice over real devices."""
 
+    typed = False
+
     def __init__(self, mouth: Mouth, ears: Ears, listen_timeout_s: float = 12.0,
                  console: TextIO | None = None, captions: bool = False) -> None:
         self.mouth = mouth

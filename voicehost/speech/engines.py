@@ -19,11 +19,12 @@ from voicehost.speech.base import Recognizer
 # one line of `voicehost doctor`: what, fine, what to do; fine None: not there, and not
 # needed by the engine in use
 Check = tuple[str, bool | None, str]
-# (model, models_dir, whole_utterances) → the recognizer and a notice ("" when none); raises
-# SystemExit with one sentence when the engine cannot be had. `model`: --model, or None for
-# the engine's own search. `whole_utterances`: each utterance is heard alone, as from a file,
-# not as the next one of a live conversation (pocketsphinx; the others are unchanged).
-Build = Callable[[Path | None, Path, bool], tuple[Recognizer, str]]
+# (model, models_dir, whole_utterances, deck_words) → the recognizer and a notice ("" when
+# none); raises SystemExit with one sentence when the engine cannot be had. `model`: --model,
+# or None for the engine's own search. `whole_utterances`: each utterance is heard alone, as
+# from a file, not as the next one of a live conversation (pocketsphinx; the others are
+# unchanged). `deck_words`: the games' words said alone (registry.deck_words; auto's split).
+Build = Callable[[Path | None, Path, bool, frozenset[str]], tuple[Recognizer, str]]
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,8 @@ class Engine:
     check: Callable[[Path | None, Path], Check] | None = None
 
 
-def _pocketsphinx(model: Path | None, models_dir: Path,
-                  whole_utterances: bool) -> tuple[Recognizer, str]:
+def _pocketsphinx(model: Path | None, models_dir: Path, whole_utterances: bool,
+                  deck_words: frozenset[str]) -> tuple[Recognizer, str]:
     from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 
     return PocketsphinxRecognizer(whole_utterance=whole_utterances), ""
@@ -49,7 +50,8 @@ def _vosk_model(model: Path | None, models_dir: Path) -> Path | None:
     return model if model is not None else find_model(models_dir)
 
 
-def _vosk(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple[Recognizer, str]:
+def _vosk(model: Path | None, models_dir: Path, whole_utterances: bool,
+          deck_words: frozenset[str]) -> tuple[Recognizer, str]:
     from voicehost.speech.models import NO_MODEL_MESSAGE
     from voicehost.speech.vosk_engine import VoskRecognizer
 
@@ -73,34 +75,35 @@ def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None,
         return None, str(problem).rstrip(".")
 
 
-def _whisper(model: Path | None, models_dir: Path,
-             whole_utterances: bool) -> tuple[Recognizer, str]:
+def _whisper(model: Path | None, models_dir: Path, whole_utterances: bool,
+             deck_words: frozenset[str]) -> tuple[Recognizer, str]:
     whisper, why_not = _whisper_if_installed(model)
     if whisper is None:
         raise SystemExit(f"{why_not}.")
     return whisper, "Listening with Whisper tiny.en (phrase scoring)."
 
 
-def _auto(model: Path | None, models_dir: Path, whole_utterances: bool) -> tuple[Recognizer, str]:
+def _auto(model: Path | None, models_dir: Path, whole_utterances: bool,
+          deck_words: frozenset[str]) -> tuple[Recognizer, str]:
     if _vosk_model(model, models_dir) is not None:
-        return _vosk(model, models_dir, whole_utterances)
+        return _vosk(model, models_dir, whole_utterances, deck_words)
     def pocketsphinx() -> Recognizer:
-        return _pocketsphinx(None, models_dir, whole_utterances)[0]
+        return _pocketsphinx(None, models_dir, whole_utterances, deck_words)[0]
 
     whisper, why_not = _whisper_if_installed()
     if whisper is None:
         return pocketsphinx(), (f"Listening with pocketsphinx alone: {why_not}, and there is "
                                 f"no vosk model in {models_dir} (voicehost models download "
                                 "fetches one).")
-    from voicehost.speech.split import SplitRecognizer, deck_words
+    from voicehost.speech.split import SplitRecognizer
 
     return SplitRecognizer(whisper, pocketsphinx, "pocketsphinx",
-                           deck_words()), ""  # the default, as it should be
+                           deck_words), ""  # the default, as it should be
 
 
 def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:
     try:
-        _pocketsphinx(None, models_dir, False)
+        _pocketsphinx(None, models_dir, False, frozenset())
     except Exception as problem:  # noqa: BLE001 - the doctor reports, it does not crash
         return ("pocketsphinx", False, f"{problem}. Reinstall: pip install pocketsphinx")
     return ("pocketsphinx with its US-English model", True, "")

@@ -31,21 +31,25 @@ class AudioSettings:
     asr: str | None = None  # tcp://HOST:PORT of a Wyoming speech-to-text service
     tts: str | None = None  # tcp://HOST:PORT of a Wyoming text-to-speech service
     captions: bool = True  # show on the console what the host says and what it heard
+    deck_words: frozenset[str] = frozenset()  # the games' words said alone (auto's split)
 
 
-def make_recognizer(engine: str, model: Path | None = None, models_dir: Path | None = None,
-                    *, whole_utterances: bool = False) -> tuple[Recognizer, str]:
+def make_recognizer(engine: str, deck_words: frozenset[str], model: Path | None = None,
+                    models_dir: Path | None = None, *, whole_utterances: bool = False
+                    ) -> tuple[Recognizer, str]:
     """The recognizer `engine` (a name in ENGINES) builds, and a notice ("" when none).
-    `models_dir`: where to look for models (None: the user's models folder).
-    `whole_utterances`: each utterance is heard alone, as from a file (engines.Build)."""
-    return ENGINES[engine].build(model, models_dir or models_home(), whole_utterances)
+    `deck_words`: the games' words said alone (voicehost.registry.deck_words). `models_dir`:
+    where to look for models (None: the user's models folder). `whole_utterances`: each
+    utterance is heard alone, as from a file (engines.Build)."""
+    return ENGINES[engine].build(model, models_dir or models_home(), whole_utterances,
+                                 deck_words)
 
 
 def make_pipeline(settings: AudioSettings, console: TextIO | None = None
                   ) -> tuple[Recognizer, str]:
     """The recognizer the settings name (or a Wyoming service, with it standing by), hearing
     through their front end (see frontend.py)."""
-    recognizer, notice = make_recognizer(settings.engine, settings.model)
+    recognizer, notice = make_recognizer(settings.engine, settings.deck_words, settings.model)
     if settings.asr:
         from voicehost.speech.remote import RemoteRecognizer
 

@@ -1,5 +1,5 @@
-"""Two engines by decision: Ferret Out's deck words to pocketsphinx, else Whisper; the rest to
-Whisper.
+"""Two engines by decision: a game's deck words (Ferret Out's, from its table) to
+pocketsphinx, else Whisper; the rest to Whisper.
 
 Whisper hears a lively table far better, and with the phrase trie it scores Secret Operation's
 long lists in time; but the deck was chosen word by word for pocketsphinx to hear, and Whisper
@@ -15,15 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from voicehost.prompts_dir import load_yaml
 from voicehost.speech.base import Recognizer, Wrapping
 from voicehost.voice import Hearing
-
-
-def deck_words() -> frozenset[str]:
-    """Every word of Ferret Out's pouches (prompts/ferret_out/pouches.yaml), both sides."""
-    return frozenset(word for pair in load_yaml("ferret_out/pouches.yaml")["pouches"]
-                     for side in ("ferrets", "weasel") for word in pair[side])
 
 
 class SecondOpinion:

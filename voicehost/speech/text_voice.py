@@ -21,6 +21,8 @@ def _fileno(stream: TextIO) -> int | None:
 
 
 class TextVoice:
+    typed = True
+
     def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
         self.stdin = stdin
         self.stdout = stdout

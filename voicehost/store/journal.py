@@ -11,8 +11,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from voicehost.games.base import Action
-
 
 class Journal:
     """`new`: a new game's journal, which must not exist yet (FileExistsError): a game
@@ -67,12 +65,12 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def actions_of(records: list[dict[str, Any]]) -> list[Action]:
-    """The actions that stand after every undo."""
-    actions: list[Action] = []
+def standing_actions(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The action records' actions (as saved) that stand after every undo."""
+    actions: list[dict[str, Any]] = []
     for record in records:
         if record["type"] == "action":
-            actions.append(Action.from_json(record["action"]))
+            actions.append(record["action"])
         elif record["type"] == "undo" and actions:
             actions.pop()
     return actions
