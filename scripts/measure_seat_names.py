@@ -83,7 +83,7 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Heard:
+class SeatHeard:
     verdict: str  # "right", "wrong" or "refused"
     heard: str | None  # the seat name (or intent) heard, when one was
     raw_text: str
@@ -136,7 +136,7 @@ def render(text: str, voice: Voice, cache: Path) -> bytes:
 
 
 def hear_share(engine: str, jobs: list[Job], voices: dict[str, Voice],
-               cache: Path) -> list[Heard]:
+               cache: Path) -> list[SeatHeard]:
     """One worker: one recognizer, every job of its share in turn."""
     from voicehost.speech.factory import make_recognizer
 
@@ -148,37 +148,37 @@ def hear_share(engine: str, jobs: list[Job], voices: dict[str, Voice],
         grammar = grammars.get(key) or grammars.setdefault(key, grammar_at(*key))
         hearing, intent = hear(recognizer, grammar, render(job.text, voices[job.voice], cache))
         if intent is None:
-            heard.append(Heard("refused", None, hearing.raw_text))
+            heard.append(SeatHeard("refused", None, hearing.raw_text))
         elif intent.name == "choose" and intent.value == str(job.seat):
-            heard.append(Heard("right", job.name, hearing.raw_text))
+            heard.append(SeatHeard("right", job.name, hearing.raw_text))
         else:
             other = (job.table[int(intent.value)] if intent.name == "choose"
                      and intent.value is not None and intent.value.isdigit() else intent.name)
-            heard.append(Heard("wrong", other, hearing.raw_text))
+            heard.append(SeatHeard("wrong", other, hearing.raw_text))
     return heard
 
 
 def hear_all(engine: str, jobs: list[Job], voices: Sequence[Voice], cache: Path,
-             workers: int) -> list[Heard]:
+             workers: int) -> list[SeatHeard]:
     by_name = {v.name: v for v in voices}
     for job in jobs[:1]:  # the synthesizers' caches warm before the workers fork
         render(job.text, by_name[job.voice], cache)
     shares = [jobs[i::workers] for i in range(workers)]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         parts = pool.starmap(hear_share, [(engine, s, by_name, cache) for s in shares])
-    heard: list[Heard] = [None] * len(jobs)  # type: ignore[list-item]
+    heard: list[SeatHeard] = [None] * len(jobs)  # type: ignore[list-item]
     for i, part in enumerate(parts):
         heard[i::workers] = part
     return heard
 
 
-def tally(pairs: Sequence[tuple[Job, Heard]]) -> str:
+def tally(pairs: Sequence[tuple[Job, SeatHeard]]) -> str:
     counts = Counter(h.verdict for _, h in pairs)
     return f"{counts['right']}/{counts['wrong']}/{counts['refused']} of {len(pairs)}"
 
 
 def report(engine: str, names: Sequence[str], jobs: Sequence[Job],
-           heard: Sequence[Heard]) -> list[str]:
+           heard: Sequence[SeatHeard]) -> list[str]:
     """A markdown table: per name, right/wrong/refused alone and in phrases; then totals and
     every confusion."""
     pairs = list(zip(jobs, heard, strict=True))

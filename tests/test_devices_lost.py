@@ -27,7 +27,7 @@ from voicehost.prompts_dir import load_yaml
 from voicehost.speech import microphone
 from voicehost.speech.audio_voice import AudioVoice
 from voicehost.speech.devices import NoOutputDeviceError
-from voicehost.speech.ears import Heard, RoomLevel
+from voicehost.speech.ears import RoomLevel, Utterance
 from voicehost.speech.microphone import Microphone
 from voicehost.store.journal import Journal
 from voicehost.voice import Hearing, MicrophoneLost
@@ -59,13 +59,13 @@ class TableEars:
         self.reopened = 0
 
     def listen(self, phrases: Sequence[str], timeout_s: float,
-               keep_audio: bool = False) -> Heard:
+               keep_audio: bool = False) -> Utterance:
         self.listens += 1
         if self.listens - 1 in self.lose_at:
             raise MicrophoneLost("unplugged")
         said = self.script.reply(self.events.listens()[-1])
         now = time.monotonic()
-        return Heard(Hearing(said, 0.9, 0.5, 0.01), now, now, now, now, "silence")
+        return Utterance(Hearing(said, 0.9, 0.5, 0.01), now, now, now, now, "silence")
 
     def reopen(self) -> float:
         self.reopened += 1

@@ -18,7 +18,7 @@ from voicehost.speech.devices import (
     measure_input_level,
     tone,
 )
-from voicehost.speech.ears import Ears, Gate, Heard
+from voicehost.speech.ears import Ears, Gate, Utterance
 from voicehost.speech.endpoint import Endpointer, EndpointSettings
 from voicehost.speech.microphone import Microphone
 from voicehost.speech.mouth import Mouth
@@ -55,8 +55,8 @@ def player_says(pcm: bytes, delay_s: float = 0.3) -> tuple[threading.Thread, lis
 
 
 def listen_in_background(ears: Ears, timeout_s: float
-                         ) -> tuple[threading.Thread, list[Heard | None]]:
-    result: list[Heard | None] = []
+                         ) -> tuple[threading.Thread, list[Utterance | None]]:
+    result: list[Utterance | None] = []
     thread = threading.Thread(target=lambda: result.append(ears.listen(PHRASES, timeout_s)))
     thread.start()
     return thread, result
@@ -69,7 +69,7 @@ def warm_mouth(room: Room, gate: Gate) -> Mouth:
     return mouth
 
 
-def report(heard: Heard, label: str) -> None:
+def report(heard: Utterance, label: str) -> None:
     print(f"\nears {label}: {heard.text!r} conf {heard.hearing.confidence:.2f}, "
           f"end-of-speech detected → result {heard.latency_s * 1000:.0f} ms "
           f"(decode {heard.hearing.decode_seconds * 1000:.0f} ms), "

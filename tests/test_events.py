@@ -67,10 +67,10 @@ class CheckedStream(events.EventStream):
 
     def emit(self, event: events.StreamEvent) -> None:
         decision = self.table.game.pending()
-        if isinstance(event, events.Heard) and event.intent and event.intent[0] == "choose":
+        if isinstance(event, events.HeardEvent) and event.intent and event.intent[0] == "choose":
             value = event.intent[1]
             self.half = value if decision and self.table.follow_ups(decision, value) else ""
-        if isinstance(event, events.Listen) and event.decision != "confirm":
+        if isinstance(event, events.ListenEvent) and event.decision != "confirm":
             grammar = (roll_call_grammar() if event.decision == "roll_call"
                        else heard_first(decision_grammar(self.table, decision),
                                         self.table.follow_ups(decision, self.half)))

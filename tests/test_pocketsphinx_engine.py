@@ -26,7 +26,7 @@ from voicehost.lab.hearing_corpus import (
     COMMANDS_UNDER,
     GRAMMARS,
     Clip,
-    Heard,
+    ClipHeard,
     build_corpus,
     grammar_for,
     hear,
@@ -50,7 +50,7 @@ TOKENS = load_yaml("common/tokens.yaml")["tokens"]  # the default seat names, in
 FIRST = TOKENS[0]  # the first seat: offered wherever a 3-player table points
 
 Corpus = tuple[list[Clip], list[Clip]]
-Hearings = tuple[list[Heard], list[Heard]]
+Hearings = tuple[list[ClipHeard], list[ClipHeard]]
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +70,7 @@ def first_seat() -> bytes:
     return speak(FIRST, SPEAKERS[0])
 
 
-def misses(clips: list[Clip], hearings: list[Heard]) -> list[str]:
+def misses(clips: list[Clip], hearings: list[ClipHeard]) -> list[str]:
     return [f"{c.text!r}->{h.raw_text!r} ({h.confidence:.2f})"
             for c, h in zip(clips, hearings, strict=True) if not right(c, h)]
 

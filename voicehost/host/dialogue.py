@@ -225,7 +225,7 @@ class Dialogue:
             return
         items, self.queued = self.queued, []
         clips = [item.clip for item in items if isinstance(item, Playback)]
-        self.emit(stream.Say(" ".join(items), clips or None))
+        self.emit(stream.SayEvent(" ".join(items), clips or None))
         self.out.append(Say(items))
         if not self.asking_again:
             self.last_items = items
@@ -251,12 +251,12 @@ class Dialogue:
         answer = yield from self._through_losses(Listen(grammar.phrases, timeout_s),
                                                  decision, grammar, moment, player)
         if not isinstance(answer, Heard):
-            self.emit(stream.Heard("", None, 0.0))
+            self.emit(stream.HeardEvent("", None, 0.0))
             return None, "silence"
         hearing = answer.hearing
         intent, snap = grammar.match(spell_numbers(hearing.text))
         self.between = () if intent is not None else wavering(grammar, hearing, decision)
-        self.emit(stream.Heard(
+        self.emit(stream.HeardEvent(
             hearing.text, None if intent is None else [intent.name, intent.value],
             round(hearing.confidence * snap, 3), round(hearing.decode_seconds, 4),
             round(hearing.response_seconds, 4),
@@ -311,9 +311,10 @@ class Dialogue:
             return
         if decision is None:
             kind, options = moment
-            self.emit(stream.Listen(player, kind, list(options), phrases_for(grammar, options)))
+            self.emit(stream.ListenEvent(player, kind, list(options),
+                                         phrases_for(grammar, options)))
             return
-        self.emit(stream.Listen(decision.decider, decision.kind, list(decision.options),
+        self.emit(stream.ListenEvent(decision.decider, decision.kind, list(decision.options),
                                 phrases_for(grammar, decision.options) or None,
                                 self.table.context(decision),
                                 decision.kind in self.table.secret_options or None))
@@ -326,13 +327,13 @@ class Dialogue:
         answer = yield from self._through_losses(Listen(grammar.phrases, free=True),
                                                  decision, grammar)
         if not isinstance(answer, Heard) or answer.recording is None:
-            self.emit(stream.Heard("", None, 0.0))
+            self.emit(stream.HeardEvent("", None, 0.0))
             return None, "silence"
         recording = answer.recording
         command, snap = grammar.match(recording.hearing.text)
         response = round(recording.hearing.response_seconds, 4)
         if command is not None and snap == 1.0:
-            self.emit(stream.Heard(recording.hearing.text, [command.name, command.value],
+            self.emit(stream.HeardEvent(recording.hearing.text, [command.name, command.value],
                                    round(recording.hearing.confidence, 3),
                                    response_seconds=response))
             return command, ""
@@ -342,10 +343,10 @@ class Dialogue:
             clip = kept.clip  # type: ignore[union-attr]
         said = said_from(recording.transcript, recording.transcript_confidence, clip)
         if not said.words and not said.clip:
-            self.emit(stream.Heard(recording.transcript, None, 0.0))
+            self.emit(stream.HeardEvent(recording.transcript, None, 0.0))
             return None, "not_understood"
         intent = Intent("choose", said.choice())
-        self.emit(stream.Heard(said.words, [intent.name, intent.value],
+        self.emit(stream.HeardEvent(said.words, [intent.name, intent.value],
                                round(recording.transcript_confidence, 3),
                                response_seconds=response, clip=clip))
         return intent, ""

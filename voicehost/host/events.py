@@ -31,7 +31,7 @@ class StreamEvent:
 
 
 @dataclass(frozen=True)
-class Say(StreamEvent):
+class SayEvent(StreamEvent):
     """The host speaks `text`; `clips`: recordings it plays within it (a clue's own voice)."""
 
     kind = "say"
@@ -40,7 +40,7 @@ class Say(StreamEvent):
 
 
 @dataclass(frozen=True)
-class Listen(StreamEvent):
+class ListenEvent(StreamEvent):
     """The host waits for `player` (None: anyone) to decide `decision`. `options`: the values
     it accepts; `say`: for each, the shortest phrase that chooses it. `context`: public facts
     (round, card, number, modules, ...). A `secret` listen's options must not be shown."""
@@ -55,7 +55,7 @@ class Listen(StreamEvent):
 
 
 @dataclass(frozen=True)
-class Heard(StreamEvent):
+class HeardEvent(StreamEvent):
     """What was heard: `intent` is [name, value] (a command, or "choose" and an option), or
     None when nothing was understood. `between`: options the recognizer wavered between.
     `clip`: a free-speech answer's recording, next to the journal."""

@@ -64,7 +64,7 @@ class Clip:
 
 
 @dataclass(frozen=True)
-class Heard:
+class ClipHeard:
     text: str
     raw_text: str
     intent: Intent | None
@@ -146,36 +146,36 @@ def hear(recognizer: Recognizer, grammar: Grammar, pcm: bytes) -> tuple[Hearing,
     return hearing, intent
 
 
-def hear_all(clips: Sequence[Clip], **engine_options: object) -> list[Heard]:
+def hear_all(clips: Sequence[Clip], **engine_options: object) -> list[ClipHeard]:
     engine = PocketsphinxRecognizer(**engine_options)  # type: ignore[arg-type]
     grammars: dict[tuple[str, int], Grammar] = {}
     heard = []
     for clip in clips:
         grammar = grammars.setdefault(clip.grammar, grammar_for(clip.grammar))
         hearing, intent = hear(engine, grammar, clip.pcm)
-        heard.append(Heard(hearing.text, hearing.raw_text, intent, hearing.confidence,
+        heard.append(ClipHeard(hearing.text, hearing.raw_text, intent, hearing.confidence,
                            hearing.decode_seconds))
     return heard
 
 
 def hear_in_parallel(clips: Sequence[Clip], workers: int = 2,
-                     **engine_options: object) -> list[Heard]:
+                     **engine_options: object) -> list[ClipHeard]:
     """hear_all split over `workers` processes (one recognizer each), results in clip order."""
     shares = [list(clips[i::workers]) for i in range(workers)]
     # forkserver: a fork of a process that already runs threads (a test session's engines)
     # can hang on a lock one of them held
     with multiprocessing.get_context("forkserver").Pool(workers) as pool:
         parts = pool.starmap(_hear_share, [(share, engine_options) for share in shares])
-    heard: list[Heard] = [None] * len(clips)  # type: ignore[list-item]
+    heard: list[ClipHeard] = [None] * len(clips)  # type: ignore[list-item]
     for i, part in enumerate(parts):
         heard[i::workers] = part
     return heard
 
 
-def _hear_share(clips: list[Clip], engine_options: dict[str, object]) -> list[Heard]:
+def _hear_share(clips: list[Clip], engine_options: dict[str, object]) -> list[ClipHeard]:
     return hear_all(clips, **engine_options)
 
 
-def right(clip: Clip, heard: Heard) -> bool:
+def right(clip: Clip, heard: ClipHeard) -> bool:
     """The clip gave the intent it should (None for out-of-option speech)."""
     return heard.intent == clip.expected

@@ -98,7 +98,7 @@ class Gate:
 
 
 @dataclass(frozen=True)
-class Heard:
+class Utterance:
     """One utterance heard, with monotonic timestamps for latency measurements."""
 
     hearing: Hearing
@@ -146,11 +146,11 @@ class Ears:
         self.microphone.stop()
 
     def listen(self, phrases: Sequence[str], timeout_s: float,
-               keep_audio: bool = False) -> Heard | None:
+               keep_audio: bool = False) -> Utterance | None:
         """Wait for someone to speak; None if nobody started speaking within `timeout_s`.
 
         Once speech has started, the utterance is always heard to its end. With `keep_audio`
-        the Heard carries the utterance's audio (pre-roll and trailing silence included).
+        the Utterance carries the utterance's audio (pre-roll and trailing silence included).
         """
         self._kept = [] if keep_audio else None
         self.microphone.start()
@@ -202,7 +202,7 @@ class Ears:
             self._recognizing = False
 
     def _hear(self, frame: Frame, frame_s: float,
-              started_at: float | None) -> tuple[Heard | None, float | None]:
+              started_at: float | None) -> tuple[Utterance | None, float | None]:
         events = self.endpointer.feed(frame.pcm)
         # Stream positions → monotonic capture times, anchored at the end of this frame.
         frame_end = frame.captured_at + frame_s
@@ -236,13 +236,13 @@ class Ears:
                 return self._ended(event, frame_end - (position - event.at_s), started_at), None
         return None, started_at
 
-    def _ended(self, event: EndpointEvent, ended_at: float, started_at: float) -> Heard:
+    def _ended(self, event: EndpointEvent, ended_at: float, started_at: float) -> Utterance:
         endpoint_at = time.monotonic()
         hearing = self.recognizer.finish()
         result_at = time.monotonic()
         self._recognizing = False
         pcm = b"".join(self._kept) if self._kept is not None else b""
-        return Heard(hearing, started_at, ended_at, endpoint_at, result_at, event.reason, pcm,
+        return Utterance(hearing, started_at, ended_at, endpoint_at, result_at, event.reason, pcm,
                      self._measure(hearing))
 
     def _preview_on_pause(self) -> None:
