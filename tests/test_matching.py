@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.host.table import Seats
-from voicehost.intents.grammar import Grammar, Intent, Talk, normalize, without_fillers
+from voicehost.intents.grammar import Grammar, Intent, Talk, without_fillers
 from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES
+from voicehost.words import normalize
 
 DECISIONS = {"secret-squad": ("deal", "answer", "point", "squad"),
              "ferret-out": ("number", "study", "accuse", "guess", "weasel", "guess_right"),

@@ -13,11 +13,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "voicehost"
 # folder → the voicehost modules and folders it may import (besides its own)
 MAY_IMPORT = {
     "games": set(),
-    "intents": {"prompts_dir"},  # the words people wrap answers in are data in prompts/
+    "intents": {"prompts_dir", "words"},  # the words people wrap answers in are data in prompts/
     "store": set(),
-    "host": {"games", "intents", "store", "prompts_dir", "voice"},
+    "host": {"games", "intents", "store", "prompts_dir", "voice", "words"},
     # remote.py snaps a free transcript with the matcher; models live in the user's folders
-    "speech": {"voice", "intents", "folders"},
+    "speech": {"voice", "words", "intents", "folders"},
     "cards": {"games", "prompts_dir"},
 }
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from voicehost.intents.grammar import normalize
 from voicehost.lab.phrasings import REFUSED, Phrasing, load
 from voicehost.lab.speakers import PLAIN, speak
 from voicehost.lab.spoken_phrasings import hear, moment_of, spoken_audio
@@ -17,6 +16,7 @@ from voicehost.lab.voices import TUNE
 from voicehost.prompts_dir import load_yaml
 from voicehost.registry import deck_words
 from voicehost.speech.factory import make_recognizer
+from voicehost.words import normalize
 
 CORPUS = Path(__file__).parent / "data" / "phrasings.yaml"
 NAMES = load_yaml("common/tokens.yaml")["tokens"]  # seat 0 is the first name

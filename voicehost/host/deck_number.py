@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from voicehost.games import PLAYER_RANGES
 from voicehost.games.deck import GROUP, SEEDS, Deck
-from voicehost.intents.grammar import Grammar, Intent, normalize
+from voicehost.intents.grammar import Grammar, Intent
 from voicehost.prompts_dir import load_yaml
+from voicehost.words import normalize
 
 
 def spoken_digits() -> dict[str, str]:

@@ -9,9 +9,10 @@ from typing import Any
 
 from voicehost.games.base import Decision
 from voicehost.host.table import Choices, Table
-from voicehost.intents.grammar import NO, Grammar, Intent, expand, normalize, said_signs
+from voicehost.intents.grammar import NO, Grammar, Intent, expand
 from voicehost.prompts_dir import load_yaml
 from voicehost.voice import Hearing
+from voicehost.words import normalize, said_signs
 
 
 def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, list[str]]]:

@@ -12,7 +12,6 @@ that all mean the same ("yes, that's right") means that; two meanings ("yes … 
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from voicehost.prompts_dir import load_yaml, prompts_dir
+from voicehost.words import normalize
 
 SNAP_THRESHOLD = 85.0  # rapidfuzz ratio a near miss needs to count as a phrase
 SNAP_CANDIDATES = 5  # the nearest phrases a near miss is checked against, nearest first
@@ -36,13 +36,6 @@ class Intent:
 
     name: str
     value: str = ""
-
-
-def normalize(text: str) -> str:
-    """Lower-case words of letters, digits and apostrophes, in any script; single-spaced. A
-    typographic apostrophe ("I’m", as phones and word processors type it) is the plain one."""
-    words = re.sub(r"[^\w' ]+|_", " ", text.lower().replace("’", "'")).split()
-    return " ".join(words)
 
 
 UNSPLIT_LETTERS = str.maketrans({"ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d",
@@ -152,14 +145,6 @@ class Talk:
         write for "no" or "not"."""
         return sorted({p for phrases in self.skip.values() for p in phrases
                        if " ".join(p) not in self.like_no})
-
-
-def said_signs(text: str) -> str:
-    """A typed or written sign or decimal point as the word said for it: "-1" is "minus 1",
-    "1.5" is "1 point 5"."""
-    spoken = load_yaml("common/intents.yaml")["number_signs"]
-    text = re.sub(r"(?<![\w.])-(?=\d)", f" {spoken['minus']} ", text)
-    return re.sub(r"(?<![\w.])(\d{1,2})[.,](\d{1,2})(?![\w.])", rf"\1 {spoken['point']} \2", text)
 
 
 def without_fillers(text: str) -> str:

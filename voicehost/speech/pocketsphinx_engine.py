@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 from pocketsphinx import Decoder, get_model_path
 
-from voicehost.intents.grammar import normalize
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
+from voicehost.words import normalize
 
 MODEL_DIR = Path(get_model_path()) / "en-us"
 HMM_DIR = MODEL_DIR / "en-us"

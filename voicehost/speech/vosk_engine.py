@@ -18,8 +18,8 @@ from typing import BinaryIO
 
 import vosk
 
-from voicehost.intents.grammar import normalize
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
+from voicehost.words import normalize
 
 # Kaldi severity: warnings are -1, errors -2. Missing grammar words are detected here instead
 # of being logged as warnings, so only errors reach stderr.

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz import fuzz
 
-from voicehost.intents.grammar import Talk, normalize
+from voicehost.intents.grammar import Talk
 from voicehost.speech import letters
 from voicehost.speech.confidence import DEFAULT_FLOOR, MARGIN_CAP, Evidence, confidence
 from voicehost.speech.features import HOP, MAX_FRAMES, log_mel
@@ -57,6 +57,7 @@ from voicehost.speech.whisper_model import (
     verify_model,
 )
 from voicehost.voice import SAMPLE_RATE, Hearing
+from voicehost.words import normalize
 
 # The encoder takes fewer than 3000 frames: the utterance plus 1 s, not 30 s, is far faster
 # to score and hears single words freely at least as well (docs/hearing.md, "Whisper's settings").
