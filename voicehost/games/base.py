@@ -1,7 +1,8 @@
 """The one question every game answers for the host: who must decide what now, with what options.
 
 A game is a pure state machine: `pending()` names the next decision, `apply(action)` takes a
-player's choice and returns what happened as events. Choices are plain strings and numbers so
+player's choice and returns what happened as events; `check(action)` says whether `apply` would
+take it, changing nothing. Choices are plain strings and numbers so
 the journal can store them as JSON and replay them; each kind of event is a frozen dataclass
 whose facts are plain data.
 """
@@ -108,15 +109,30 @@ class Game(Protocol):
 
     def apply(self, action: Action) -> list[Event]: ...
 
+    def check(self, action: Action) -> None:
+        """Raise the IllegalAction `apply(action)` would raise; change nothing."""
+
     def winners(self) -> list[int]: ...
 
 
 @dataclass(frozen=True)
 class Phase:
-    """A phase of a game: the decision it waits for, and what a choice made there does."""
+    """A phase of a game: the decision it waits for, and what a choice made there does.
+    `rule`: what a choice among the decision's options may still break, raised as
+    IllegalAction without changing anything; `take` runs only after it."""
 
     ask: Callable[[Any], Decision]
     take: Callable[[Any, Action], list[Event]]
+    rule: Callable[[Any, Action], object] | None = None
+
+
+@dataclass(frozen=True)
+class Aside:
+    """A move allowed outside the phases: what it does, and when it may be made (`rule`, as
+    a Phase's)."""
+
+    take: Callable[[Any], list[Event]]
+    rule: Callable[[Any], object] | None = None
 
 
 class PhasedGame:
@@ -125,7 +141,7 @@ class PhasedGame:
     phase not in `PHASES` ("over") asks nothing."""
 
     PHASES: ClassVar[Mapping[str, Phase]]
-    ASIDES: ClassVar[Mapping[str, Callable[[Any], list[Event]]]] = {}
+    ASIDES: ClassVar[Mapping[str, Aside]] = {}
     phase: str
 
     def pending(self) -> Decision | None:
@@ -133,20 +149,31 @@ class PhasedGame:
         return None if phase is None else phase.ask(self)
 
     def apply(self, action: Action) -> list[Event]:
+        self.check(action)
         aside = self.ASIDES.get(action.kind)
         if aside is not None:
-            return aside(self)
+            return aside.take(self)
+        return self.PHASES[self.phase].take(self, action)
+
+    def check(self, action: Action) -> None:
+        aside = self.ASIDES.get(action.kind)
+        if aside is not None:
+            if aside.rule is not None:
+                aside.rule(self)
+            return
         decision = self.pending()
         if decision is None:
             raise IllegalAction("game_over", **self.over_facts())
-        self.check(action, decision)
-        return self.PHASES[self.phase].take(self, action)
+        self.check_choice(action, decision)
+        rule = self.PHASES[self.phase].rule
+        if rule is not None:
+            rule(self, action)
 
     def over_facts(self) -> dict[str, Any]:
         """What a move after the end is told besides "game_over"."""
         return {}
 
-    def check(self, action: Action, decision: Decision) -> None:
+    def check_choice(self, action: Action, decision: Decision) -> None:
         """Refuse a move out of turn, or a choice not offered (free speech: one word)."""
         self.check_mover(action, decision)
         if not decision.options:

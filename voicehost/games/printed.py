@@ -116,13 +116,18 @@ class PrintedCards:
             return Decision(DECK_DECISION, None, DECK_OPTIONS)
         return self.inner.pending()
 
+    def check(self, action: Action) -> None:
+        if self.inner is not None:
+            self.inner.check(action)
+        elif action.kind != DECK_DECISION:
+            raise IllegalAction("not_your_turn", expected=DECK_DECISION, player=None)
+        elif not action.choice.isdigit():
+            raise IllegalAction("deck_length", digits=DIGITS)
+
     def apply(self, action: Action) -> list[Event]:
         if self.inner is not None:
             return self.inner.apply(action)
-        if action.kind != DECK_DECISION:
-            raise IllegalAction("not_your_turn", expected=DECK_DECISION, player=None)
-        if not action.choice.isdigit():
-            raise IllegalAction("deck_length", digits=DIGITS)
+        self.check(action)
         digits = self.heard + action.choice
         if len(digits) < DIGITS:
             self.heard = digits

@@ -384,21 +384,24 @@ class SecretOperation(PhasedGame):
     def over_facts(self) -> dict[str, Any]:
         return {"winner": self.winner}
 
-    def check(self, action: Action, decision: Decision) -> None:
-        """Only who moves: a move the rules forbid is refused by its handler, which names the
-        rule it breaks."""
+    def check_choice(self, action: Action, decision: Decision) -> None:
+        """Only who moves: a move the rules forbid is refused by its phase's rule, which names
+        the rule it breaks."""
         if (action.kind == "turn" and action.player in range(self.players)
                 and self.hands[action.player] == 0):
             raise IllegalAction("empty_hand", player=action.player)
         self.check_mover(action, decision)
 
+    def _first_player_rule(self, action: Action) -> None:
+        if action.choice != HOST_PICKS and action.choice not in (str(seat) for seat
+                                                                  in range(self.players)):
+            raise IllegalAction("no_such_seat", got=action.choice, players=self.players)
+
     def _on_first_player(self, action: Action) -> list[Event]:
         if action.choice == HOST_PICKS:
             seat = self.rng.randrange(self.players)
-        elif action.choice in (str(seat) for seat in range(self.players)):
-            seat = int(action.choice)
         else:
-            raise IllegalAction("no_such_seat", got=action.choice, players=self.players)
+            seat = int(action.choice)
         self.phase = "turn"
         self.turn = seat
         return [FirstPlayer(seat, action.choice == HOST_PICKS)]
@@ -502,10 +505,12 @@ class SecretOperation(PhasedGame):
         return [ModuleFailed(index + 1, revealed, list(module.demand)), *self._end_turn()]
 
     PHASES = {
-        "first_player": Phase(_ask_first_player, _on_first_player),
-        "turn": Phase(lambda game: Decision("turn", game.turn, game.turn_options()), _on_turn),
+        "first_player": Phase(_ask_first_player, _on_first_player, _first_player_rule),
+        "turn": Phase(lambda game: Decision("turn", game.turn, game.turn_options()), _on_turn,
+                      lambda game, action: game._check_turn(action.choice, game.face_down())),
         "reveal": Phase(lambda game: Decision("reveal", game.turn, game.reveal_options(),
-                                              scoring=True), _on_reveal),
+                                              scoring=True), _on_reveal,
+                        lambda game, action: game._check_reveal(action.choice, game.face_down())),
     }
 
     # -- turn bookkeeping ---------------------------------------------------------------------

@@ -28,7 +28,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, PhasedGame, setting
+from voicehost.games.base import (
+    Action,
+    Aside,
+    Decision,
+    Event,
+    IllegalAction,
+    Phase,
+    PhasedGame,
+    setting,
+)
 
 SQUADS = ("yellow", "red")
 ANSWERS = ("yup", "nope")
@@ -235,20 +244,24 @@ class SecretSquad(PhasedGame):
             return [RevealNow(self.round)]
         return []
 
-    def _on_squad(self, action: Action) -> list[Event]:
+    def _squad_rule(self, action: Action) -> None:
         in_play = squad_cards(self.players)
         if self.squads.count(action.choice) >= in_play:
             raise IllegalAction("too_many_in_squad", squad=action.choice, cards=in_play,
                                 claimed=[s for s, sq in enumerate(self.squads)
                                          if sq == action.choice])
+
+    def _on_squad(self, action: Action) -> list[Event]:
         self.squads[action.player] = action.choice
         if None in self.squads:
             return []
         return self._score_round()
 
-    def _skip_card(self) -> list[Event]:
+    def _skip_rule(self) -> None:
         if self.phase != "question":
             raise IllegalAction("no_card_to_skip")
+
+    def _skip_card(self) -> list[Event]:
         skipped = self.cards.pop()
         self.deck.append(skipped.number)
         return [CardSkipped(skipped.number), self._draw()]
@@ -258,9 +271,9 @@ class SecretSquad(PhasedGame):
         "question": Phase(_ask_answer, _on_answer),
         "ready": Phase(lambda game: Decision("ready", None, ("ready",)), _on_ready),
         "point": Phase(_ask_point, _on_point),
-        "reveal": Phase(_ask_squad, _on_squad),
+        "reveal": Phase(_ask_squad, _on_squad, _squad_rule),
     }
-    ASIDES = {"skip_card": _skip_card}
+    ASIDES = {"skip_card": Aside(_skip_card, _skip_rule)}
 
     # -- round bookkeeping ----------------------------------------------------------------
 

@@ -13,7 +13,6 @@ point loses nothing the table was told had been recorded.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -545,7 +544,7 @@ class Dialogue:
         # its words may not have been heard
         if decision.scoring and decision.options:
             try:  # a choice the rules refuse is refused with its reason, not read back first
-                copy.deepcopy(self.table.game).apply(action)
+                self.table.game.check(action)
             except IllegalAction as illegal:
                 self.refuse(self.table.refusal(illegal, decision), decision, value)
                 return False
