@@ -87,8 +87,7 @@ def test_a_table_declares_every_kind_of_decision_its_game_asks(name: str) -> Non
 @pytest.mark.parametrize("hook", HOOKS)
 def test_a_table_without_a_hook_the_host_needs_is_refused(hook: str) -> None:
     given = {name: getattr(SecretSquadTable, name) for name in HOOKS if name != hook}
-    narrators = {name: value for name, value in vars(SecretSquadTable).items()
-                 if name.startswith("_say_") or name == "silent_events"}
+    narrators = {"narrators": SecretSquadTable.narrators}
     half = type("HalfTable", (Table,), {**given, **narrators, "name": "half", "title": "Half",
                                         "deck_game": "half",
                                         "settings_type": secret_squad.Settings})
@@ -171,11 +170,14 @@ def test_every_event_reads_back_from_its_json(name: str) -> None:
 
 
 def test_a_table_that_says_nothing_of_an_event_is_refused() -> None:
-    mute = type("MuteTable", (SecretSquadTable,), {"silent_events": frozenset()})
+    said = {event: narrator for event, narrator in SecretSquadTable.narrators.items()
+            if event is not secret_squad.RoundStarted}
+    mute = type("MuteTable", (SecretSquadTable,), {"narrators": said})
     with pytest.raises(TypeError, match="round_started"):
         GameSpec("secret-squad", mute, secret_squad)
-    forgetful = type("ForgetfulTable", (SecretSquadTable,), {"_say_answered": None})
-    assert forgetful.unnarrated([secret_squad.Answered]) == []  # a narrator by its name
+    hushed = type("HushedTable", (SecretSquadTable,),
+                  {"narrators": {**said, secret_squad.RoundStarted: None}})
+    assert hushed.unnarrated([secret_squad.RoundStarted]) == []  # declared silent
 
     class Unheard(Event, kind="no_such_event"):
         """An event no table has heard of."""

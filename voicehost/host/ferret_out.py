@@ -27,10 +27,17 @@ from voicehost.games.ferret_out import (
     ROLL,
     TITLE,
     YES_NO,
+    AccusationsDone,
+    ClueGiven,
     FerretOut,
+    GameOver,
+    NumberChosen,
     PouchPair,
     PrintedRound,
+    RoundScored,
+    RoundStarted,
     Settings,
+    TieBreak,
     sleeve_for,
 )
 from voicehost.games.layout import FerretLayout, ferret_layout, row_cards_for
@@ -72,7 +79,6 @@ class FerretOutTable(Table):
     deck_game = NAME
     decisions = ("number", "clue", "study", "accuse", "guess", "weasel", "guess_right")
     settings_type = TableSettings
-    silent_events = frozenset({"round_started"})  # the round's first question says it
     # The guess offers the round's twelve words, paired: shown, they would tell the Weasel the
     # Ferrets' word at the number.
     secret_options = frozenset({"guess"})
@@ -353,6 +359,16 @@ class FerretOutTable(Table):
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
         return [self.winners_line(facts)]
+
+    narrators = {
+        NumberChosen: _say_number_chosen,
+        ClueGiven: _say_clue_given,
+        AccusationsDone: _say_accusations_done,
+        RoundScored: _say_round_scored,
+        TieBreak: _say_tie_break,
+        GameOver: _say_game_over,
+        RoundStarted: None,  # the round's first question says it
+    }
 
     # -- what the table can ask for -------------------------------------------------------
 

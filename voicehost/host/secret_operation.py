@@ -35,7 +35,17 @@ from voicehost.games.secret_operation import (
     MIN_PLAYERS,
     NAME,
     TITLE,
+    BlockPlayed,
+    CardAdded,
+    CardDiscarded,
+    CardDrawn,
+    FirstPlayer,
+    GameOver,
+    ModuleAssembled,
+    ModuleFailed,
+    ModuleFull,
     SecretOperation,
+    TurnSkipped,
     impostor_count,
     in_card_order,
     read_boards,
@@ -463,6 +473,19 @@ class SecretOperationTable(Table):
         return [self.lines(f"printed_{key}", assembled=facts["assembled"]),
                 self.lines("printed_impostors", names=impostors,
                            winners=self.names_of(facts["winners"]))]
+
+    narrators = {
+        FirstPlayer: _say_first_player,
+        CardAdded: _say_card_added,
+        ModuleFull: _say_module_full,
+        ModuleAssembled: _say_module_assembled,
+        ModuleFailed: _say_module_failed,
+        CardDiscarded: _say_card_discarded,
+        BlockPlayed: _say_block_played,
+        CardDrawn: _say_card_drawn,
+        TurnSkipped: _say_turn_skipped,
+        GameOver: _say_game_over,
+    }
 
     # -- what the table can ask for ---------------------------------------------------------
 

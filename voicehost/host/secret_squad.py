@@ -13,7 +13,15 @@ from voicehost.games.secret_squad import (
     NAME,
     SQUADS,
     TITLE,
+    Answered,
+    CardDone,
     CardDrawn,
+    CardSkipped,
+    GameOver,
+    PointNow,
+    RevealNow,
+    RoundScored,
+    RoundStarted,
     SecretSquad,
     Settings,
     squad_cards,
@@ -33,7 +41,6 @@ class SecretSquadTable(Table):
     deck_game = NAME
     decisions = ("deal", "ready", "answer", "point", "squad")
     settings_type = Settings
-    silent_events = frozenset({"round_started"})  # the round's first question says it
 
     def __init__(self, seats: Seats, seed: int, settings: Settings | None = None,
                  cards: str | None = None) -> None:
@@ -212,6 +219,18 @@ class SecretSquadTable(Table):
         if self.printed is not None and next_box + self.settings.rounds - 1 <= SQUAD_BOXES:
             said.append(self.lines("rematch", box=next_box))
         return said
+
+    narrators = {
+        Answered: _say_answered,
+        CardDrawn: _say_card_drawn,
+        CardDone: _say_card_done,
+        CardSkipped: _say_card_skipped,
+        PointNow: _say_point_now,
+        RevealNow: _say_reveal_now,
+        RoundScored: _say_round_scored,
+        GameOver: _say_game_over,
+        RoundStarted: None,  # the round's first question says it
+    }
 
     def _tally_line(self, tally: dict[str, Any]) -> str:
         def names(seats: list[int]) -> str:

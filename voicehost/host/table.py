@@ -9,7 +9,7 @@ heard digit by digit), re-building the rules engine from the journal, and standi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -17,6 +17,9 @@ from voicehost.games.base import Action, Decision, Event, Game, IllegalAction, s
 from voicehost.games.deck import Deck
 from voicehost.games.printed import (
     DECK_DECISION,
+    DeckDigits,
+    DeckRead,
+    DeckRefused,
     PrintedCards,
     check_deck,
     dealt_letters,
@@ -29,6 +32,7 @@ from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import VERSION
 
 Choices = list[tuple[Intent, list[str]]]  # each option's intent and the phrases that say it
+Narrator = Callable[[Any, dict[str, Any]], list[str]]  # a table method: an event's facts → lines
 
 
 @dataclass(frozen=True)
@@ -110,8 +114,9 @@ class Table(ABC):
     secret_options: ClassVar[frozenset[str]] = frozenset()  # decisions whose options a
     # display must not show (they would give a secret away)
     score_events: ClassVar[tuple[str, ...]] = ()  # rules events streamed as "score" events
-    silent_events: ClassVar[frozenset[str]] = frozenset()  # rules events the host says
-    # nothing of (what follows says it); every other event has a `_say_<kind>` narrator
+    # each kind of event of the rules → the table's method that says it, or None: the host
+    # says nothing of it (what follows says it); the printed deck's events are the base's
+    narrators: ClassVar[Mapping[type[Event], Narrator | None]] = {}
     seats: Seats
     seed: int
     settings: Any  # the game's settings_type
@@ -377,17 +382,16 @@ class Table(ABC):
         return said
 
     def say(self, event: Event) -> list[str]:
-        """One event in words: the table's `_say_<kind>` method, or nothing for a silent
-        event (the registry refuses a table that has neither for an event of its rules)."""
-        if event.kind in self.silent_events:
-            return []
-        return getattr(self, f"_say_{event.kind}")(event.facts)
+        """One event in words, as its narrator says it (the registry refuses a table without
+        one for an event of its rules)."""
+        narrator = {**Table.deck_narrators, **self.narrators}[type(event)]
+        return [] if narrator is None else narrator(self, event.facts)
 
     @classmethod
     def unnarrated(cls, events: Sequence[type[Event]]) -> list[str]:
         """The kinds of `events` this table neither narrates nor declares silent."""
-        return [event.kind for event in events if event.kind not in cls.silent_events
-                and not hasattr(cls, f"_say_{event.kind}")]
+        return [event.kind for event in events
+                if event not in Table.deck_narrators and event not in cls.narrators]
 
     def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
@@ -397,6 +401,12 @@ class Table(ABC):
 
     def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
         return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
+
+    deck_narrators: ClassVar[Mapping[type[Event], Narrator | None]] = {
+        DeckDigits: _say_deck_digits,
+        DeckRefused: _say_deck_refused,
+        DeckRead: _say_deck_read,
+    }
 
     def winners_line(self, facts: dict[str, Any]) -> str:
         winners = facts["winners"]
