@@ -217,8 +217,8 @@ REAL_BABBLE = "real-babble10"
 
 def fsdd_entries(folder: Path, every: int, kitchen: Path | None) -> Iterator[Entry]:
     """Every `every`th recording of each speaker and digit, clean, in a crowd and (with
-    `kitchen`) in kitchen noise; one to six are options, zero and seven to nine must be
-    refused."""
+    `kitchen`) in kitchen noise; one to nine are heard (seven to nine so that the host says
+    the range of six), zero must be refused."""
     clips = sorted((parsed, path) for path in folder.iterdir()
                    if (parsed := parse_name(path.name)) is not None)
     tune, _ = split_speakers([speaker for (_, speaker, _), _ in clips])

@@ -25,10 +25,12 @@ from voicehost.host.clips import Said
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.lab.room import Room, play_into_room
 from voicehost.lab.speakers import speak
+from voicehost.prompts_dir import load_yaml
 from voicehost.session import actions_of
 from voicehost.store.journal import read_records
 
 PLAYERS = 5
+QUIT_ASKED = load_yaml("common/lines.yaml")["quit_confirm"].split("?")[0].lower()
 VOICES = table_voices(PLAYERS)
 HOST = ["--engine", "pocketsphinx", "--rate", "340", "--silence", "0.4"]
 WAYS = {**OTHER_WAYS, "myself": ["i named myself", "myself", "me"],
@@ -186,7 +188,7 @@ def test_recorded_clues_survive_a_kill(room: Room, tmp_path: Path) -> None:
 
     def until_the_readback(listen: dict[str, Any], proc: subprocess.Popen) -> None:
         if listen["decision"] == "study":  # the clues were read back: that is all we need
-            table.intended = "stop the game"
+            table.intended = QUIT_ASKED  # the confirm that follows is the quit's
             play_into_room(speak("quit game", VOICES[0]))
             return
         table.respond(listen, proc)
