@@ -24,6 +24,15 @@ def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return err[0]
 
 
+def squad_named(names: str, journal: Path) -> subprocess.CompletedProcess[str]:
+    """Secret Squad in text mode seated with `names` (comma-separated, one seat each), with no
+    one to answer."""
+    return subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players",
+                                    str(names.count(",") + 1), "--names", names, "--journal",
+                                    str(journal)),
+                          input="", text=True, capture_output=True, timeout=60, check=False)
+
+
 @pytest.mark.parametrize(("game", "players", "low", "high"), [
     ("secret-squad", 11, 3, 10), ("secret-squad", 0, 3, 10), ("secret-squad", -3, 3, 10),
     ("secret-squad", 2, 3, 10), ("ferret-out", 8, 3, 7), ("secret-operation", 3, 4, 10),
@@ -76,19 +85,13 @@ def test_names_the_host_hears_as_an_answer_or_a_command_are_refused(
 
 
 def test_an_answer_of_another_game_is_a_name_here(tmp_path: Path) -> None:
-    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "4",
-                                    "--names", "anna,roll,carl,energy", "--journal",
-                                    str(tmp_path / "game.jsonl")),
-                          input="", text=True, capture_output=True, timeout=60, check=False)
+    play = squad_named("anna,roll,carl,energy", tmp_path / "game.jsonl")
     assert (play.returncode, play.stderr) == (0, "")
 
 
 def test_names_that_sound_like_an_answer_are_warned_about_and_the_game_starts(
         tmp_path: Path) -> None:
-    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "7",
-                                    "--names", "tree,fore,won,anna,ate,know,yet", "--journal",
-                                    str(tmp_path / "game.jsonl")),
-                          input="", text=True, capture_output=True, timeout=60, check=False)
+    play = squad_named("tree,fore,won,anna,ate,know,yet", tmp_path / "game.jsonl")
     assert play.returncode == 0, play.stderr
     assert play.stderr.strip().splitlines() == [
         f'voicehost: warning: "{name}" sounds like "{answer}"; pick another name if the host '
@@ -100,20 +103,14 @@ def test_names_that_sound_like_an_answer_are_warned_about_and_the_game_starts(
 @pytest.mark.parametrize("names", [
     "anna,ben,carl,dora,dan", ",".join(load_yaml("common/tokens.yaml")["tokens"])])
 def test_names_unlike_any_answer_start_without_a_warning(names: str, tmp_path: Path) -> None:
-    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players",
-                                    str(names.count(",") + 1), "--names", names, "--journal",
-                                    str(tmp_path / "game.jsonl")),
-                          input="", text=True, capture_output=True, timeout=60, check=False)
+    play = squad_named(names, tmp_path / "game.jsonl")
     assert (play.returncode, play.stderr) == (0, "")
 
 
 def test_names_hard_to_hear_are_warned_about_and_the_game_starts(tmp_path: Path) -> None:
     faint = load_yaml("common/tokens.yaml")["hard_to_hear"][0]
     journal = tmp_path / "game.jsonl"
-    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "4",
-                                    "--names", f"{faint},bo,anna,oliver", "--journal",
-                                    str(journal)),
-                          input="", text=True, capture_output=True, timeout=60, check=False)
+    play = squad_named(f"{faint},bo,anna,oliver", journal)
     assert play.returncode == 0, play.stderr
     warned = play.stderr.strip().splitlines()
     assert len(warned) == 1 and f"{faint} and bo may be misheard" in warned[0], warned
@@ -122,10 +119,7 @@ def test_names_hard_to_hear_are_warned_about_and_the_game_starts(tmp_path: Path)
 
 
 def test_names_easy_to_hear_start_without_a_warning(tmp_path: Path) -> None:
-    play = subprocess.run(voicehost("play", "secret-squad", "--io", "text", "--players", "3",
-                                    "--names", "anna,oliver,charlie", "--journal",
-                                    str(tmp_path / "game.jsonl")),
-                          input="", text=True, capture_output=True, timeout=60, check=False)
+    play = squad_named("anna,oliver,charlie", tmp_path / "game.jsonl")
     assert (play.returncode, play.stderr) == (0, "")
 
 

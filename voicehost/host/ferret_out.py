@@ -85,8 +85,7 @@ class FerretOutTable(Table):
 
     @classmethod
     def deck_words(cls) -> frozenset[str]:
-        return frozenset(word for pair in deck() for side in (pair.ferrets, pair.weasel)
-                         for word in side)
+        return frozenset(word for pair in deck() for word in pair.words())
 
     def __init__(self, seats: Seats, seed: int, settings: TableSettings | None = None,
                  cards: str | None = None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from voicehost.games.base import Decision
@@ -38,6 +39,7 @@ def templates_in(tree: Any) -> Iterator[str]:
         yield said
 
 
+@cache
 def heard_phrases(game: str) -> frozenset[str]:
     """Every phrase players say as an answer or a command at `game` (its prompts folder:
     "secret_squad"), placeholders left out, and every number."""

@@ -384,7 +384,8 @@ class Table(ABC):
     def say(self, event: Event) -> list[str]:
         """One event in words, as its narrator says it (the registry refuses a table without
         one for an event of its rules)."""
-        narrator = {**Table.deck_narrators, **self.narrators}[type(event)]
+        kind = type(event)
+        narrator = self.narrators[kind] if kind in self.narrators else Table.deck_narrators[kind]
         return [] if narrator is None else narrator(self, event.facts)
 
     @classmethod
