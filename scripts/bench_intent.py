@@ -49,6 +49,7 @@ from hassil.parse_expression import parse_sentence
 from hassil.sample import sample_expression
 
 from voicehost.door import refuse
+from voicehost.intents.understand import reading_of
 from voicehost.voice import Hearing
 
 # Rhino's published command acceptance on this benchmark (its README's figures), in percent.
@@ -261,7 +262,7 @@ def whisper_grammar_ears(grammar: Mapping[str, Any]) -> tuple[Ears, Callable[[],
     from voicehost.speech.whisper_engine import WhisperRecognizer
     from voicehost.speech.whisper_grammar import WordGraph
 
-    whisper = WhisperRecognizer()
+    whisper = WhisperRecognizer(reader=reading_of)
     whisper.set_grammar(WordGraph.of(sentences(grammar), {
         name: values["values"] for name, values in grammar["lists"].items()}))
     return (lambda pcm: hear(whisper, pcm)), lambda: whisper.last_graph_evidence
@@ -283,7 +284,7 @@ def whisper_free_ears() -> Ears:
     from voicehost.speech.base import recognize as hear
     from voicehost.speech.engines import _whisper_if_installed
 
-    whisper, why_not = _whisper_if_installed()
+    whisper, why_not = _whisper_if_installed(reading_of)
     if whisper is None:
         refuse(f"{why_not}.")
     whisper.set_phrases(None)

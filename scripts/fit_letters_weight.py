@@ -1,4 +1,4 @@
-"""Choose the letters head's share in ranking Whisper's phrases (whisper_engine.W_LETTERS).
+"""Choose the letters head's share in ranking Whisper's phrases (whisper_scoring.W_LETTERS).
 
 Each option clip of the hearing corpus's tune half is scored once by the decoder and by the
 letters head (scripts/build_corpus.py, with --fsdd for real people's digits); then, for each
@@ -22,6 +22,7 @@ from measure_hearing import load, read_pcm
 
 from voicehost.door import refuse
 from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.speech.whisper_engine import WhisperRecognizer
 
 WEIGHTS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
@@ -41,7 +42,7 @@ def main() -> None:
         refuse(f"{args.corpus} has no option clips in the {args.half} half.")
     random.Random(0).shuffle(records)
     records = records[:args.limit]
-    engine = WhisperRecognizer()
+    engine = WhisperRecognizer(reader=reading_of)
     grammars: dict[str, Grammar] = {}
     right: dict[str, list[np.ndarray]] = {}
     for n, record in enumerate(records):

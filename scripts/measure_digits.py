@@ -25,6 +25,7 @@ import numpy as np
 from voicehost.door import refuse
 from voicehost.host.grammars import spell_numbers
 from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.lab.conditions import active_power, to_array, to_bytes
 from voicehost.tools import hear_grammar, read_wav
 from voicehost.voice import SAMPLE_RATE
@@ -103,7 +104,7 @@ def main() -> None:
     print(f"\n{'engine':14s} {'condition':10s} {'measure':7s}  right refused wrong"
           "  (number: one-six / zero,seven-nine)")
     for engine in args.engines.split(","):
-        recognizer, _ = make_recognizer(engine, deck_words(), whole_utterances=True)
+        recognizer, _ = make_recognizer(engine, deck_words(), reading_of, whole_utterances=True)
         whisper = getattr(recognizer, "short", recognizer)
         if args.no_letters and hasattr(whisper, "use_letters"):
             whisper.use_letters(False)

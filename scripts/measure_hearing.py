@@ -35,6 +35,7 @@ from typing import Any
 from build_corpus import DEFAULT_OUT, grammar_for_key  # scripts/, beside this one
 
 from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.lab.hearing_corpus import hear
 from voicehost.speech.base import Recognizer
 
@@ -54,13 +55,13 @@ def _pocketsphinx(options: dict[str, Any]) -> Recognizer:
 def _whisper(options: dict[str, Any]) -> Recognizer:
     from voicehost.speech import whisper_engine
 
-    return whisper_engine.WhisperRecognizer(**options)  # type: ignore[attr-defined, no-any-return]
+    return whisper_engine.WhisperRecognizer(reader=reading_of, **options)  # type: ignore[attr-defined, no-any-return]
 
 
 def _vosk(options: dict[str, Any]) -> Recognizer:
     from voicehost.speech.factory import make_recognizer
 
-    return make_recognizer("vosk", frozenset(), None, **options)[0]  # type: ignore[no-any-return]
+    return make_recognizer("vosk", frozenset(), reading_of, None, **options)[0]  # type: ignore[no-any-return]
 
 
 def _auto(options: dict[str, Any]) -> Recognizer:
@@ -70,7 +71,7 @@ def _auto(options: dict[str, Any]) -> Recognizer:
     options = dict(options)
     used = options.pop("use_letters", True)
     floor = options.pop("floor", None)
-    recognizer = make_recognizer("auto", deck_words(), None, **options)[0]
+    recognizer = make_recognizer("auto", deck_words(), reading_of, None, **options)[0]
     recognizer.short.use_letters(used)  # type: ignore[attr-defined]
     if floor is not None:
         recognizer.short.floor = floor  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ import numpy as np
 
 from voicehost.door import refuse
 from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.lab.paced_clip import PacedClip, settle_for
 from voicehost.lab.voices import HELD_OUT, TUNE, Voice, speak
 from voicehost.speech.ears import Ears
@@ -89,7 +90,7 @@ def main() -> None:
     from voicehost.registry import deck_words
     from voicehost.speech.factory import make_recognizer
 
-    recognizer, _ = make_recognizer(args.engine, deck_words())
+    recognizer, _ = make_recognizer(args.engine, deck_words(), reading_of)
     voices: Sequence[Voice] = HELD_OUT if args.half == "held-out" else TUNE
     rows: dict[str, list[int]] = {}
     for i, (case, grammar) in enumerate(cases(args.per_decision, args.seed)):

@@ -7,7 +7,7 @@ phrasings the host took right, refused, and took wrongly.
 read by held-out synthetic voices (voicehost/lab/voices.py, as the hearing corpus holds them
 out) with 0.4 s of silence each side, heard by the default engine (`make_recognizer("auto")`)
 limited to the moment's phrases as the host offers them, then read by the host's matcher
-(`grammar.match(spell_numbers(text))`, as `Dialogue.hear`). Free speech (a clue, a guess of any
+(`grammar.match(spell_numbers(text))`, as `Listening.hear`). Free speech (a clue, a guess of any
 word) goes the host's free way: a command heard whole is the command, else the words of the
 engine's free transcript (`said_from`), else the recording is kept ("recorded": the default
 engine has no free transcript, so the host plays the clue back rather than read it).

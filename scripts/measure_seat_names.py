@@ -35,6 +35,7 @@ from voicehost.host.ferret_out import deck
 from voicehost.host.grammars import decision_grammar
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.lab.hearing_corpus import hear
 from voicehost.lab.speakers import to_pcm
 from voicehost.lab.voices import HELD_OUT, TUNE, Voice, speak_to_wav
@@ -140,7 +141,7 @@ def hear_share(engine: str, jobs: list[Job], voices: dict[str, Voice],
     """One worker: one recognizer, every job of its share in turn."""
     from voicehost.speech.factory import make_recognizer
 
-    recognizer, _ = make_recognizer(engine, deck_words(), None, whole_utterances=True)
+    recognizer, _ = make_recognizer(engine, deck_words(), reading_of, None, whole_utterances=True)
     grammars: dict[tuple[tuple[str, ...], str, str, int], Grammar] = {}
     heard = []
     for job in jobs:

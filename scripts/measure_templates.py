@@ -50,6 +50,7 @@ from measure_digits import clip_pcm, parse_name
 
 from voicehost.door import refuse
 from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.lab.conditions import to_array
 from voicehost.speech.features import HOP
 from voicehost.speech.whisper_engine import WhisperRecognizer
@@ -183,8 +184,8 @@ def main() -> None:
     speaker_of = {r["file"]: r["voice"] for r in records}
     said = {voice: set(random.Random(voice).sample(range(1, 7), args.known or 6))
             for voice in set(speaker_of.values())}
-    distances = nearest(WhisperRecognizer(), records, args.corpus, args.fsdd, args.templates,
-                        args.same_room, args.kitchen)
+    distances = nearest(WhisperRecognizer(reader=reading_of), records, args.corpus, args.fsdd,
+                        args.templates, args.same_room, args.kitchen)
     if args.known is not None:
         distances = {f: {d: v for d, v in distances[f].items() if d in said[speaker_of[f]]}
                      for f in distances}

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.hearing_corpus import hear
 from voicehost.lab.speakers import PLAIN, speak
 from voicehost.speech.whisper_engine import WhisperRecognizer
@@ -33,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=6)
     args = parser.parse_args()
-    engine = WhisperRecognizer()
+    engine = WhisperRecognizer(reader=reading_of)
     for (decision, game), lines in SAID.items():
         grammar = hear_grammar(None, decision, args.players, game)
         engine.set_phrases(grammar.phrases)

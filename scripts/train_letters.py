@@ -59,6 +59,7 @@ import yaml
 
 from voicehost.door import refuse
 from voicehost.intents.grammar import expand
+from voicehost.intents.understand import reading_of
 from voicehost.lab.conditions import active_power, pink, sox, to_array, to_bytes
 from voicehost.lab.phrasings import load as load_phrasings
 from voicehost.prompts_dir import prompts_dir
@@ -409,7 +410,7 @@ def make_shard(task: tuple[int, Path]) -> str:
         return f"{out.name} already there"
     from voicehost.speech.whisper_engine import WhisperRecognizer
 
-    encoder = WhisperRecognizer(threads=1, use_letters=False)
+    encoder = WhisperRecognizer(reader=reading_of, threads=1, use_letters=False)
     rng = random.Random(shard)
     wide = shard not in FORMANT_SHARDS
     crowd = Crowd(rng)

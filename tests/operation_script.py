@@ -97,7 +97,7 @@ class OperationScript:
         while (decision := self.game.pending()) is not None:
             key = (decision.kind, self.game.deck + sum(self.game.hands))
             assert key not in self.moves, f"two decisions share the key {key}"
-            context = self.table.context(decision)
+            context = self.table.questions.context(decision)
             face_down = self.game.face_down()
             if decision.kind == "first_player":
                 choice, phrases = str(first), [self.names[first], f"{self.names[first]} goes first"]

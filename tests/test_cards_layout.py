@@ -159,7 +159,7 @@ def test_every_ferret_row_has_exactly_one_weasel_card() -> None:
             weasels[(deck.players, shown.index(odd))] += 1
             assert frozenset(lists) in known  # a pouch pair, word n against word n
             set_index, face = divmod(row.round - 1, 4)
-            played = pairs()[engine.pouch_set(set_index)[face]]
+            played = pairs()[engine.shelf.pouch_set(set_index)[face]]
             assert frozenset(lists) == frozenset((played.ferrets, played.weasel))
         assert len({row.ferret_words for row in layout.rows}) == ROUNDS  # 8 different rows
     for players in range(3, 8):  # every card is the Weasel in some rows

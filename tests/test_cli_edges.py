@@ -23,6 +23,7 @@ from drive import EventTail, drive, play_text, resume_text
 from squad_script import SecretSquadScript
 
 from voicehost.cli import main
+from voicehost.intents.understand import reading_of
 from voicehost.session import actions_of
 from voicehost.speech import devices
 from voicehost.speech.engines import engine_checks
@@ -386,7 +387,7 @@ def test_models_live_in_the_data_folder_whatever_the_current_folder(
     monkeypatch.chdir(here)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("VOICEHOST_MODELS", raising=False)
-    assert engine_checks()[1] == (f"vosk model {model}", True, "")
+    assert engine_checks(reading_of)[1] == (f"vosk model {model}", True, "")
     done = subprocess.run([sys.executable, "-m", "voicehost.cli", "models", "download"],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "https_proxy": "http://127.0.0.1:9"})  # no network

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from voicehost.games.printed import ASK, DECK_DECISION
-from voicehost.host.dialogue import Dialogue, Done
+from voicehost.host.dialogue import Dialogue
+from voicehost.host.exchange import Done
 from voicehost.host.grammars import command_groups
 from voicehost.host.table import Seats
 from voicehost.registry import GAMES
@@ -23,8 +24,9 @@ def test_commands_at_the_deck_number_are_answered(game: str) -> None:
     decision = table.game.pending()
     assert decision.kind == DECK_DECISION
     assert set(ANSWERED) <= {intent.name for intent, _ in command_groups()}
+    speech = dialogue.speech
     for command in ANSWERED:
-        dialogue.queued = []
-        assert dialogue.begin(dialogue.command(command, decision)) == [Done(None)]
-        assert all(line.strip() for line in dialogue.queued), command
-        assert dialogue.queued[-1] in table.lines.table["deck_ask"], (command, dialogue.queued)
+        speech.queued = []
+        assert dialogue.begin(dialogue.commands.handle(command, decision)) == [Done(None)]
+        assert all(line.strip() for line in speech.queued), command
+        assert speech.queued[-1] in table.lines.table["deck_ask"], (command, speech.queued)

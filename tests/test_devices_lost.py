@@ -222,7 +222,7 @@ def test_a_study_timer_stops_while_the_microphone_is_away(tmp_path: Path) -> Non
     decision = table.game.pending()
     while decision.kind != "study":  # the number and the clues, straight to the study
         value = decision.options[0] if decision.options else "lantern"
-        table.game.apply(table.action_for(decision, value))
+        table.game.apply(table.referee.action_for(decision, value))
         decision = table.game.pending()
     voice = LostDuringTheStudy(away_s=1.5)
     host = Host(table, voice, Journal(tmp_path / "game.jsonl"), EventStream(None))

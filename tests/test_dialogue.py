@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from voicehost.games.base import Decision
-from voicehost.host.dialogue import (
+from voicehost.host.dialogue import Dialogue, Outcome
+from voicehost.host.events import Quit, Saved
+from voicehost.host.exchange import (
     Answer,
     Append,
     Command,
-    Dialogue,
     Done,
     Emit,
     Heard,
@@ -25,14 +26,12 @@ from voicehost.host.dialogue import (
     Listen,
     MicLost,
     Now,
-    Outcome,
     Say,
     Silence,
     Steps,
     Tick,
     WaitForMicrophone,
 )
-from voicehost.host.events import Quit, Saved
 from voicehost.host.table import Seats, Table
 from voicehost.registry import GAMES
 from voicehost.voice import Hearing
@@ -118,7 +117,7 @@ def test_a_pointing_is_read_back_and_journaled_only_once_confirmed() -> None:
     assert said[-3].startswith("Cheetah pointed at Husky.")
     assert said[-2].startswith("Robin, wh")
     assert script.moments()[-4:] == ["confirm", "point", "confirm", "point"]
-    assert dialogue.moment == "point"  # Robin's turn, where the script ended
+    assert dialogue.listening.moment == "point"  # Robin's turn, where the script ended
 
 
 def test_the_choice_is_journaled_before_anything_is_said_of_it() -> None:
@@ -201,7 +200,7 @@ def study(seconds: int) -> tuple[Dialogue, Decision]:
     decision = table.game.pending()
     while decision.kind != "study":  # the number and the clues, straight to the study
         value = decision.options[0] if decision.options else "lantern"
-        table.game.apply(table.action_for(decision, value))
+        table.game.apply(table.referee.action_for(decision, value))
         decision = table.game.pending()
     dialogue = Dialogue(table)
     dialogue.called = True
@@ -224,7 +223,7 @@ def test_the_study_clock_is_the_one_passed_in_and_stops_for_a_pause_or_a_lost_mi
     assert script.now - 1000.0 == pytest.approx(60.0 + stopped_s)
     warned = [line for line in script.said() if line.endswith("seconds left.")]
     assert len(warned) == 2 and "30" in warned[0] and "10" in warned[1]
-    assert dialogue.queued[0] in dialogue.lines.table["time_up"]
+    assert dialogue.speech.queued[0] in dialogue.lines.table["time_up"]
 
 
 QUITTING = ["quit", "exit", "stop", "let's stop", "stop the game", "end game", "end the game",

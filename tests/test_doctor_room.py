@@ -4,15 +4,17 @@ is right now, from what the microphone records (crowd babble played into the roo
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.conditions import babble
 from voicehost.lab.room import Room, play_into_room
 from voicehost.speech.factory import AudioSettings
 from voicehost.tools import doctor_checks
 
-SETTINGS = AudioSettings(engine="pocketsphinx")
+SETTINGS = AudioSettings(reader=reading_of, engine="pocketsphinx")
 
 
 def checks_while(pcm: bytes | None) -> dict[str, tuple[bool, str]]:
@@ -32,12 +34,15 @@ def room_line(checks: dict[str, tuple[bool, str]]) -> tuple[str, bool, str]:
     return what, *checks[what]
 
 
-def test_doctor_names_the_pipeline(room: Room) -> None:
+def test_doctor_names_the_pipeline_and_the_voice(room: Room) -> None:
     checks = checks_while(None)
     hearing = [w for w in checks if w.startswith("hearing:")]
     assert hearing == ["hearing: microphone → energy endpointer with the room-level gate → "
                        "pocketsphinx [--engine pocketsphinx --front-end none]"]
     assert checks[hearing[0]][0]
+    assert checks["the host's voice: espeak-ng (its default voice)"][0]
+    piper = {what: fine for what, fine, _ in doctor_checks(replace(SETTINGS, voice="joe"))}
+    assert piper["the host's voice: piper joe"]
 
 
 def test_doctor_hears_a_quiet_room_and_a_loud_party(room: Room) -> None:

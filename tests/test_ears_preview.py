@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from test_ears_room import player_says, report
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.paced_clip import PacedClip, settle_for
 from voicehost.lab.room import Room
 from voicehost.lab.speakers import VOICES, speak
@@ -25,7 +26,7 @@ POINTING = hear_grammar(None, "point", 10).phrases
 
 @pytest.fixture(scope="module")
 def whisper() -> WhisperRecognizer:
-    engine = WhisperRecognizer()
+    engine = WhisperRecognizer(reader=reading_of)
     engine.set_phrases(POINTING)
     recognize(engine, speak("player one", VOICES[0]))  # the first decode also loads the decoder
     return engine

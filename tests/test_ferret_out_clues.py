@@ -75,7 +75,7 @@ def test_the_weasels_guess_is_asked_about_in_words_or_played_back() -> None:
         game.apply(Action("weasel", None, "1"))
         decision = game.pending()
         assert decision.kind == "guess_right"
-        asked = table.prompt(decision)
+        asked = table.questions.prompt(decision)
         assert isinstance(asked, Playback) is played
         assert ("lantern" in asked) is not played  # an unsure word is played, not read
         if played:

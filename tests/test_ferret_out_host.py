@@ -119,7 +119,7 @@ def test_the_round_twelve_words_are_never_read_out_before_the_reveal(tmp_path: P
             said_by_players.add(event["intent"][1])
         elif event["event"] == "say" and not revealed:
             sleeve = sleeve_for(round_)
-            pair = game.pouches[game.pouch_set(sleeve.pouch_set)[sleeve.face]]
+            pair = game.pouches[game.shelf.pouch_set(sleeve.pouch_set)[sleeve.face]]
             spoken = set(re.findall(r"[a-z]+", event["text"].lower())) & set(pair.words())
             leaked = spoken - said_by_players - in_lines
             assert not leaked, f"round {round_}: said before the reveal: {leaked}"

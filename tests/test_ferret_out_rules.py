@@ -21,6 +21,7 @@ from voicehost.games.ferret_out import (
     Award,
     FerretOut,
     PouchPair,
+    PouchShelf,
     Settings,
     cfo_for,
     score_lines,
@@ -82,10 +83,11 @@ def scored(events: list[Event]) -> dict[str, Any]:
     return next(e.facts for e in events if e.kind == "round_scored")
 
 
-def snapshot(game: FerretOut) -> dict[str, Any]:
-    """Everything the game holds, with the random streams by their state."""
+def snapshot(game: FerretOut | PouchShelf) -> dict[str, Any]:
+    """Everything the game holds (its shelf too), with the random streams by their state."""
     return {
-        name: value.getstate() if isinstance(value, random.Random) else repr(value)
+        name: value.getstate() if isinstance(value, random.Random)
+        else snapshot(value) if isinstance(value, PouchShelf) else repr(value)
         for name, value in vars(game).items()
     }
 
@@ -218,7 +220,7 @@ def test_a_roll_picks_a_number_from_the_seeded_die() -> None:
         events = game.apply(Action("number", 0, "roll"))
         chosen = events[1].facts
         assert chosen["rolled"] and 1 <= chosen["number"] <= 6
-        assert game.number == chosen["number"]
+        assert game.answers.number == chosen["number"]
         numbers.append(chosen["number"])
     assert numbers[0] == numbers[1]
 
@@ -229,7 +231,7 @@ def test_clues_are_one_word_and_are_kept_as_said() -> None:
     events = game.apply(Action("clue", 0, "  purring "))
     assert events[0].facts["clue"] == "purring"
     game.apply(Action("clue", 1, "ice-cream"))
-    assert game.clues == {0: "purring", 1: "ice-cream"}
+    assert game.answers.clues == {0: "purring", 1: "ice-cream"}
 
 
 def test_cfo_passes_clockwise_each_round() -> None:
@@ -262,7 +264,7 @@ def test_each_round_of_a_game_shows_a_new_row_and_sets_bring_new_pouches() -> No
     assert [f["orientation"] for f in started] == ["insert", "rotate", "flip", "rotate"] * 2
     rows = [f["pouch"] for f in started]
     assert len(set(rows)) == 8  # four faces of one set, then two new pouches' four faces
-    assert set(game.pouch_set(0)).isdisjoint(game.pouch_set(1))
+    assert set(game.shelf.pouch_set(0)).isdisjoint(game.shelf.pouch_set(1))
 
 
 def test_pouch_sets_depend_on_the_seed_alone() -> None:
@@ -270,18 +272,19 @@ def test_pouch_sets_depend_on_the_seed_alone() -> None:
     for _ in range(5):
         play_round(rolled, [3, 3, 3, 0], 3, number="roll")
         play_round(named, [3, 3, 3, 0], 3, number="3")
-    assert [rolled.pouch_set(k) for k in range(4)] == [named.pouch_set(k) for k in range(4)]
-    assert new_game(seed=5).pouch_set(3) == rolled.pouch_set(3)
+    assert ([rolled.shelf.pouch_set(k) for k in range(4)]
+            == [named.shelf.pouch_set(k) for k in range(4)])
+    assert new_game(seed=5).shelf.pouch_set(3) == rolled.shelf.pouch_set(3)
 
 
 def test_a_small_deck_comes_round_again_without_repeating_the_last_set() -> None:
     game = new_game(deck=6)
-    sets = [game.pouch_set(k) for k in range(12)]
+    sets = [game.shelf.pouch_set(k) for k in range(12)]
     for earlier, later in zip(sets, sets[1:], strict=False):
         assert len(set(later)) == 4
         assert later != earlier
     tiny = new_game(deck=4)
-    assert all(sorted(tiny.pouch_set(k)) == [0, 1, 2, 3] for k in range(5))
+    assert all(sorted(tiny.shelf.pouch_set(k)) == [0, 1, 2, 3] for k in range(5))
 
 
 # -- the end of the game ------------------------------------------------------------------

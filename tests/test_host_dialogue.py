@@ -178,7 +178,7 @@ def test_a_player_found_but_missing_scores_in_words_that_read_right() -> None:
 
     awards = [{"pick": 0, "bonus": 1}, {"pick": 3, "bonus": 0}, {"pick": 0, "bonus": 0}]
     scored = RoundScored(1, awards, ["red", "red", "yellow"], [-1, 0, -1], [1, 3, 0])
-    said = squad().narrate([scored])
+    said = squad().narrator.narrate([scored])
     assert "Cheetah missed, but was found: one point." in said, said
     assert "Husky missed." in said
 
@@ -187,7 +187,7 @@ def test_one_player_who_named_themself_is_one_guess() -> None:
     from voicehost.games.ferret_out import AccusationsDone
 
     table = GAMES["ferret-out"].table.from_options(Seats.default(4), 1, {})
-    one = table.narrate([AccusationsDone(1, [1, 1, 0, 1], [1])])
-    two = table.narrate([AccusationsDone(1, [1, 2, 0, 1], [1, 2])])
+    one = table.narrator.narrate([AccusationsDone(1, [1, 1, 0, 1], [1])])
+    two = table.narrator.narrate([AccusationsDone(1, [1, 2, 0, 1], [1, 2])])
     assert "themselves" not in one[0] and "guesses" not in one[0], one
     assert "themself" not in two[0] and "is a guess" not in two[0], two

@@ -45,6 +45,9 @@ class ScriptedVoice:
     def play(self, pcm: bytes) -> None:
         raise AssertionError("no recordings in these tests")
 
+    def sound(self, name: str) -> None:
+        pass
+
     def too_loud(self) -> bool:
         return self.loud
 

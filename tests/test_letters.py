@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.conditions import with_babble
 from voicehost.lab.voices import TUNE, speak
 from voicehost.speech import letters
@@ -92,7 +93,7 @@ OFFERED = ["yup", "nope", "ready", "repeat", "undo", "scores",
 
 @pytest.fixture(scope="module")
 def engine() -> WhisperRecognizer:
-    return WhisperRecognizer(use_letters=False)
+    return WhisperRecognizer(reader=reading_of, use_letters=False)
 
 
 def heads_pick(engine: WhisperRecognizer, pcm: bytes) -> str:

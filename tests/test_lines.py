@@ -84,7 +84,8 @@ def test_ferret_out_says_how_the_game_ends(end: str) -> None:
     from voicehost.host.ferret_out import FerretOutTable
     from voicehost.host.table import Seats
 
-    opening = " ".join(FerretOutTable.from_options(Seats.default(4), 1, {"end": end}).opening())
+    table = FerretOutTable.from_options(Seats.default(4), 1, {"end": end})
+    opening = " ".join(table.questions.opening())
     assert (f"{end} points" in opening) if end != "rounds" else ("eight rounds" in opening)
 
 
@@ -133,7 +134,7 @@ def test_options_to_choose_from_are_joined_with_or(game: str, kind: str) -> None
     from voicehost.registry import GAMES
 
     table = GAMES[game].table.from_options(Seats.default(5), 1, {})
-    offered = table.say_options(table.example_decision(kind))
+    offered = table.questions.say_options(table.example_decision(kind))
     assert " or " in offered, offered
     names = "|".join(n.title() for n in table.seats.names)
     assert not re.search(rf"\band ({names}|myself|you pick)\b", offered), offered

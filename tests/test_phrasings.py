@@ -109,5 +109,5 @@ def test_an_impossible_reveal_is_heard_and_refused_with_the_rule() -> None:
     intent, _ = decision_grammar(table, decision).match("block, block and block")
     assert intent == Intent("choose", "block,block,block")
     with pytest.raises(IllegalAction) as refused:
-        table.game.apply(table.action_for(decision, intent.value))
-    assert "already face up" in table.refusal(refused.value, decision)
+        table.game.apply(table.referee.action_for(decision, intent.value))
+    assert "already face up" in table.referee.refusal(refused.value, decision)

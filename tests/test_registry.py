@@ -16,12 +16,27 @@ from voicehost.cards.pieces import TITLES
 from voicehost.games import PLAYER_RANGES, RULES, printed, secret_squad
 from voicehost.games.base import Action, Decision, Event, IllegalAction, PhasedGame
 from voicehost.games.deck import GAME_CODES, Deck
-from voicehost.host import dialogue, grammars, host
-from voicehost.host.secret_squad import SecretSquadTable
+from voicehost.host import (
+    commands,
+    confirmation,
+    countdown,
+    dialogue,
+    grammars,
+    host,
+    listening,
+    roll_call,
+)
+from voicehost.host.narrator import Narrator
+from voicehost.host.questions import Questions
+from voicehost.host.referee import Referee
+from voicehost.host.secret_squad import SecretSquadTable, SquadNarrator
 from voicehost.host.table import Seats, Table
-from voicehost.registry import GAMES, GameSpec, game_named, table_of
+from voicehost.registry import GAMES, PARTS, GameSpec, game_named, table_of
 
 HOOKS = sorted(Table.__abstractmethods__)
+PART_BASES = {"questions_type": Questions, "referee_type": Referee, "narrator_type": Narrator}
+PART_HOOKS = sorted((kind, hook) for kind, base in PART_BASES.items()
+                    for hook in base.__abstractmethods__)
 
 
 def test_every_registered_game_gives_every_hook_and_plays() -> None:
@@ -87,14 +102,36 @@ def test_a_table_declares_every_kind_of_decision_its_game_asks(name: str) -> Non
 @pytest.mark.parametrize("hook", HOOKS)
 def test_a_table_without_a_hook_the_host_needs_is_refused(hook: str) -> None:
     given = {name: getattr(SecretSquadTable, name) for name in HOOKS if name != hook}
-    narrators = {"narrators": SecretSquadTable.narrators}
-    half = type("HalfTable", (Table,), {**given, **narrators, "name": "half", "title": "Half",
+    parts = {kind: getattr(SecretSquadTable, kind) for kind in PARTS}
+    half = type("HalfTable", (Table,), {**given, **parts, "name": "half", "title": "Half",
                                         "deck_game": "half",
                                         "settings_type": secret_squad.Settings})
     with pytest.raises(TypeError, match=hook):
         GameSpec("half", half, secret_squad)
     whole = type("WholeTable", (half,), {hook: getattr(SecretSquadTable, hook)})
     assert GameSpec("half", whole, secret_squad).title == "Half"
+
+
+@pytest.mark.parametrize(("kind", "hook"), PART_HOOKS)
+def test_a_table_whose_words_lack_a_hook_the_host_needs_is_refused(kind: str, hook: str) -> None:
+    base, squads = PART_BASES[kind], getattr(SecretSquadTable, kind)
+    given = {name: getattr(squads, name) for name in base.__abstractmethods__ if name != hook}
+    said = {"narrators": SquadNarrator.narrators} if base is Narrator else {}
+    half_part = type("HalfPart", (base,), {**given, **said})
+    half = type("HalfTable", (SecretSquadTable,), {kind: half_part})
+    with pytest.raises(TypeError, match=hook):
+        GameSpec("secret-squad", half, secret_squad)
+    whole_part = type("WholePart", (half_part,), {hook: getattr(squads, hook)})
+    whole = type("WholeTable", (SecretSquadTable,), {kind: whole_part})
+    assert GameSpec("secret-squad", whole, secret_squad).title == SecretSquadTable.title
+
+
+def test_a_table_that_names_no_words_is_refused() -> None:
+    wordless = type("WordlessTable", (Table,), {
+        **{name: getattr(SecretSquadTable, name) for name in HOOKS}, "name": "wordless",
+        "title": "Wordless", "deck_game": "wordless", "settings_type": secret_squad.Settings})
+    with pytest.raises(TypeError, match="narrator_type, questions_type, referee_type"):
+        GameSpec("wordless", wordless, secret_squad)
 
 
 def test_a_games_table_is_the_one_table_of_the_host_module_of_its_name() -> None:
@@ -110,25 +147,44 @@ def test_a_table_must_come_from_the_table_base() -> None:
         GameSpec("secret-squad", object, secret_squad)  # type: ignore[arg-type]
 
 
-HOST = (dialogue, grammars, host)
+HOST = (dialogue, listening, commands, confirmation, roll_call, countdown, grammars, host)
+
+
+def is_table(node: ast.expr) -> bool:
+    return ((isinstance(node, ast.Attribute) and node.attr == "table")
+            or (isinstance(node, ast.Name) and node.id == "table"))
+
+
+def host_nodes() -> Iterator[ast.AST]:
+    for module in HOST:
+        yield from ast.walk(ast.parse(inspect.getsource(module)))
 
 
 def table_attributes_the_host_uses() -> set[str]:
     """Every `self.table.<name>` and `table.<name>` in the host's dialogue and its driver."""
-    def is_table(node: ast.expr) -> bool:
-        return ((isinstance(node, ast.Attribute) and node.attr == "table")
-                or (isinstance(node, ast.Name) and node.id == "table"))
-
-    return {node.attr for module in HOST for node in ast.walk(ast.parse(inspect.getsource(module)))
+    return {node.attr for node in host_nodes()
             if isinstance(node, ast.Attribute) and is_table(node.value)}
+
+
+def part_attributes_the_host_uses(part: str) -> set[str]:
+    """Every `self.table.<part>.<name>` in the host's dialogue and its driver."""
+    return {node.attr for node in host_nodes()
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+            and node.value.attr == part and is_table(node.value.value)}
 
 
 def test_the_host_calls_declared_hooks_only() -> None:
     used = table_attributes_the_host_uses()
-    assert {"prompt", "grammar", "narrate", "secrets", "timer"} <= used
+    assert {"questions", "referee", "narrator", "grammar", "secrets"} <= used
     undeclared = {name for name in used
                   if not hasattr(Table, name) and name not in Table.__annotations__}
     assert not undeclared, f"the host uses {undeclared}, which Table does not declare"
+    assert {"prompt", "timer"} <= part_attributes_the_host_uses("questions")
+    assert "narrate" in part_attributes_the_host_uses("narrator")
+    for part, base in (("questions", Questions), ("referee", Referee), ("narrator", Narrator)):
+        undeclared = {name for name in part_attributes_the_host_uses(part)
+                      if not hasattr(base, name)}
+        assert not undeclared, f"the host uses {undeclared}, which {base.__name__} lacks"
     assert not any("getattr(self.table" in inspect.getsource(module) for module in HOST)
 
 
@@ -150,7 +206,7 @@ def test_every_event_the_rules_make_is_declared_and_narrated_or_silent(name: str
     spec = GAMES[name]
     assert events_defined(spec.rules) == set(spec.rules.EVENTS)
     assert events_defined(printed) == set(printed.EVENTS)
-    assert spec.table.unnarrated((*spec.rules.EVENTS, *printed.EVENTS)) == []
+    assert spec.table.narrator_type.unnarrated((*spec.rules.EVENTS, *printed.EVENTS)) == []
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -170,16 +226,17 @@ def test_every_event_reads_back_from_its_json(name: str) -> None:
 
 
 def test_a_table_that_says_nothing_of_an_event_is_refused() -> None:
-    said = {event: narrator for event, narrator in SecretSquadTable.narrators.items()
+    said = {event: narrator for event, narrator in SquadNarrator.narrators.items()
             if event is not secret_squad.RoundStarted}
-    mute = type("MuteTable", (SecretSquadTable,), {"narrators": said})
+    mute = type("MuteNarrator", (SquadNarrator,), {"narrators": said})
     with pytest.raises(TypeError, match="round_started"):
-        GameSpec("secret-squad", mute, secret_squad)
-    hushed = type("HushedTable", (SecretSquadTable,),
+        GameSpec("secret-squad", type("MuteTable", (SecretSquadTable,), {"narrator_type": mute}),
+                 secret_squad)
+    hushed = type("HushedNarrator", (SquadNarrator,),
                   {"narrators": {**said, secret_squad.RoundStarted: None}})
     assert hushed.unnarrated([secret_squad.RoundStarted]) == []  # declared silent
 
     class Unheard(Event, kind="no_such_event"):
         """An event no table has heard of."""
 
-    assert SecretSquadTable.unnarrated([Unheard]) == ["no_such_event"]
+    assert SquadNarrator.unnarrated([Unheard]) == ["no_such_event"]

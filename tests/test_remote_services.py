@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.room import GrammarSphinx, envelope_match
 from voicehost.lab.satellite import free_port
 from voicehost.lab.services import ServiceProcess, piper_render
@@ -56,7 +57,7 @@ def hear(recognizer: RemoteRecognizer, said: str, phrases: list[str]) -> str:
 
 def test_a_transcript_is_snapped_onto_the_moments_phrases(asr: ServiceProcess) -> None:
     console = io.StringIO()
-    recognizer = RemoteRecognizer(asr.uri, GrammarSphinx(), console)
+    recognizer = RemoteRecognizer(asr.uri, GrammarSphinx(), reading_of, console)
     assert hear(recognizer, "player three", POINTS) == "player three"
     assert hear(recognizer, "myself", POINTS) == "myself"
     # heard right by the service, but not an option now: not understood, never the nearest
@@ -68,7 +69,7 @@ def test_a_slow_service_is_replaced_by_the_local_engine_and_said_once() -> None:
     slow = ServiceProcess("asr", delay_s=REMOTE_TIMEOUT_S + 3)
     try:
         console = io.StringIO()
-        recognizer = RemoteRecognizer(slow.uri, GrammarSphinx(), console)
+        recognizer = RemoteRecognizer(slow.uri, GrammarSphinx(), reading_of, console)
         began = time.monotonic()
         assert hear(recognizer, "player three", POINTS) == "player three"  # pocketsphinx
         assert time.monotonic() - began < REMOTE_TIMEOUT_S + 1.5
@@ -83,7 +84,8 @@ def test_a_slow_service_is_replaced_by_the_local_engine_and_said_once() -> None:
 
 def test_no_service_at_all_is_the_local_engine_at_once() -> None:
     console = io.StringIO()
-    recognizer = RemoteRecognizer(f"tcp://127.0.0.1:{free_port()}", GrammarSphinx(), console)
+    recognizer = RemoteRecognizer(f"tcp://127.0.0.1:{free_port()}", GrammarSphinx(), reading_of,
+                                  console)
     began = time.monotonic()
     assert hear(recognizer, "myself", POINTS) == "myself"
     assert time.monotonic() - began < 2.0
@@ -115,12 +117,12 @@ def test_a_silent_tts_service_leaves_the_host_speaking_espeak() -> None:
 
 
 def test_doctor_checks_the_services(asr: ServiceProcess, tts: ServiceProcess) -> None:
-    checks = service_checks(AudioSettings(asr=asr.uri, tts=tts.uri))
+    checks = service_checks(AudioSettings(reader=reading_of, asr=asr.uri, tts=tts.uri))
     assert [fine for _, fine, _ in checks] == [True, True], checks
     assert checks[0][0].startswith(f"asr {asr.uri}: voicehost-whisper; heard ")
     assert checks[0][0].endswith(" for 'ready to play'")
     assert checks[1][0].startswith(f"tts {tts.uri}: voicehost-piper; said 'ready' in")
-    gone = service_checks(AudioSettings(asr=f"tcp://127.0.0.1:{free_port()}"))
+    gone = service_checks(AudioSettings(reader=reading_of, asr=f"tcp://127.0.0.1:{free_port()}"))
     assert len(gone) == 1 and not gone[0][1] and "is the service running" in gone[0][2]
 
 
@@ -131,6 +133,6 @@ def test_doctor_passes_a_service_that_hears_most_of_its_line(
     from voicehost.speech import remote
 
     monkeypatch.setattr(remote, "transcribe", lambda address, pcm: heard)
-    [(what, passed, what_to_do)] = service_checks(AudioSettings(asr=asr.uri))
+    [(what, passed, what_to_do)] = service_checks(AudioSettings(reader=reading_of, asr=asr.uri))
     assert passed is fine and f"heard {heard!r} for 'ready to play'" in what
     assert ("English model" in what_to_do) is not fine

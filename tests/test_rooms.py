@@ -16,8 +16,9 @@ MAY_IMPORT = {
     "intents": {"prompts_dir", "words"},  # the words people wrap answers in are data in prompts/
     "store": set(),
     "host": {"games", "intents", "store", "prompts_dir", "voice", "words"},
-    # remote.py snaps a free transcript with the matcher; models live in the user's folders
-    "speech": {"voice", "words", "intents", "folders"},
+    # the ears ask the reader they are handed (intents/understand.py); models live in the
+    # user's folders
+    "speech": {"voice", "words", "folders"},
     "cards": {"games", "prompts_dir"},
 }
 

@@ -23,6 +23,7 @@ from wyoming.event import Event, read_event
 from wyoming.info import Attribution, Info
 from wyoming.info import Satellite as Satellite_
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.conditions import babble
 from voicehost.lab.room import (
     Room,
@@ -176,7 +177,8 @@ def test_doctor_checks_the_satellite(satellite: SatelliteProcess) -> None:
     player = threading.Thread(target=play_into_room, args=(party.tobytes(),))
     with RoomRecording(f"{SPEAKER}.monitor") as out:
         player.start()
-        checks = doctor_checks(AudioSettings(engine="pocketsphinx", satellite=satellite.uri))
+        checks = doctor_checks(AudioSettings(reader=reading_of, engine="pocketsphinx",
+                                             satellite=satellite.uri))
         player.join()
     said = {what: fine for what, fine, _ in checks}
     assert f"satellite 'table' at {satellite.uri} (description table)" in said

@@ -58,7 +58,7 @@ class OperationTable(RoomTable):
             intent, key = "move", (decision, listen["player"], cards_left(listen))
             self.meant = self.read_back = ""
             if decision == "reveal":
-                cards = self.script.table.cards_said(read_out(move.choice))
+                cards = self.script.table.words.cards_said(read_out(move.choice))
                 self.meant = f"turned over {cards}".lower()
             if listen["player"] is not None:
                 self.speaker = listen["player"]

@@ -116,6 +116,6 @@ def test_the_intro_counts_rounds_and_questions_in_words(rounds: int, cards: int,
     for seed in range(4):  # every phrasing of the intro
         table = SecretSquadTable.from_options(
             Seats.default(4), seed, {"rounds": str(rounds), "cards_per_round": str(cards)})
-        intro = " ".join(table.opening())
+        intro = " ".join(table.questions.opening())
         assert all(words in intro for words in said), intro
         assert "1 rounds" not in intro and "1 questions" not in intro

@@ -4,11 +4,13 @@ Whisper, when pocketsphinx takes nothing), Whisper for every other decision
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from voicehost.host.ferret_out import deck
+from voicehost.intents.understand import reading_of
 from voicehost.lab.phrasings import load
 from voicehost.lab.speakers import PLAIN, speak
 from voicehost.lab.spoken_phrasings import moment_of, spoken_audio
@@ -36,7 +38,7 @@ def hearers(recognizer: Recognizer) -> tuple[type, ...]:
 
 @pytest.fixture(scope="module")
 def split() -> SplitRecognizer:
-    recognizer, notice = make_recognizer("auto", deck_words(),
+    recognizer, notice = make_recognizer("auto", deck_words(), reading_of,
                                          models_dir=Path("no-such-models-dir"))
     assert isinstance(recognizer, SplitRecognizer), notice
     assert notice == ""  # the default listening as it should is no news
@@ -69,7 +71,8 @@ def test_the_split_knows_every_word_of_the_deck_the_game_deals() -> None:
 
 
 def test_pocketsphinx_is_built_only_when_a_deck_word_is_offered() -> None:
-    split, _ = make_recognizer("auto", deck_words(), models_dir=Path("no-such-models-dir"))
+    split, _ = make_recognizer("auto", deck_words(), reading_of,
+                               models_dir=Path("no-such-models-dir"))
     assert isinstance(split, SplitRecognizer)
     for decision, players, game in [("confirm", 4, "secret-squad"), ("point", 10, "secret-squad"),
                                     ("turn", 6, "secret-operation"), ("number", 5, "ferret-out")]:
@@ -88,7 +91,7 @@ def test_every_pouch_pairs_guess_goes_to_pocketsphinx_first(split: SplitRecogniz
 
 
 @pytest.mark.parametrize(("grammar", "said", "alone", "meant"), [
-    (SHORT, "correct", WhisperRecognizer, "yes"),
+    (SHORT, "correct", partial(WhisperRecognizer, reader=reading_of), "yes"),
     (GUESS, deck()[0].words()[0], PocketsphinxRecognizer, deck()[0].words()[0]),
 ])
 def test_each_list_is_heard_as_its_engine_alone_hears_it(split: SplitRecognizer, grammar: object,
@@ -100,7 +103,7 @@ def test_each_list_is_heard_as_its_engine_alone_hears_it(split: SplitRecognizer,
     engine = alone()
     engine.set_phrases(grammar.phrases)  # type: ignore[attr-defined]
     expected = recognize(engine, pcm)
-    assert hearers(split.inner)[0] is alone
+    assert hearers(split.inner)[0] is getattr(alone, "func", alone)
     assert heard.text == expected.text and heard.text
     assert heard.confidence == pytest.approx(expected.confidence, abs=1e-6)
     intent, _ = grammar.match(heard.text)  # type: ignore[attr-defined]
@@ -184,6 +187,7 @@ def test_a_wrapped_deck_word_needs_the_second_engine_to_hear_it_too(
 
 
 def test_the_doctor_names_both_engines() -> None:
-    line = describe_pipeline(AudioSettings(engine="auto", deck_words=deck_words()))
+    line = describe_pipeline(AudioSettings(reader=reading_of, engine="auto",
+                                           deck_words=deck_words()))
     assert "whisper / pocketsphinx (deck words)" in line
     assert "--engine auto" in line

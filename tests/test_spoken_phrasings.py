@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.phrasings import REFUSED, Phrasing, load
 from voicehost.lab.speakers import PLAIN, speak
 from voicehost.lab.spoken_phrasings import hear, moment_of, spoken_audio
@@ -42,7 +43,7 @@ NOT_ONE_ANSWER = (
 
 @pytest.fixture(scope="module")
 def engine():  # type: ignore[no-untyped-def]
-    return make_recognizer("auto", deck_words())[0]
+    return make_recognizer("auto", deck_words(), reading_of)[0]
 
 
 @pytest.mark.takes_seconds(40)

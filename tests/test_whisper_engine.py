@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 from tokenizers import Tokenizer
 
-from voicehost.intents.grammar import Grammar, Talk
+from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.lab.hearing_corpus import (
     OUT_OF_OPTION,
     Clip,
@@ -34,14 +35,9 @@ from voicehost.lab.hearing_corpus import (
 from voicehost.lab.speakers import PLAIN, VOICES, Speaker, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.features import log_mel
-from voicehost.speech.transcripts import plain_words
 from voicehost.speech.whisper_decoder import BEAM_WIDTH
-from voicehost.speech.whisper_engine import (
-    ENDS_INSIDE_CHANCE,
-    PRUNE_NATS,
-    WhisperRecognizer,
-    log_softmax,
-)
+from voicehost.speech.whisper_engine import ENDS_INSIDE_CHANCE, WhisperRecognizer
+from voicehost.speech.whisper_free import log_softmax
 from voicehost.speech.whisper_model import (
     MODEL_SHA256,
     WhisperModelError,
@@ -49,8 +45,10 @@ from voicehost.speech.whisper_model import (
     load_tokenizer,
     verify_model,
 )
+from voicehost.speech.whisper_scoring import PRUNE_NATS, Ranked
 from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
+from voicehost.words import plain_words
 
 MIN_RIGHT = {False: 0.75, True: 0.60}  # share of option clips given the right intent
 MAX_WRONG_INTENT = 0.04
@@ -59,7 +57,7 @@ MAX_FALSE_ACCEPT = 0.06
 
 @pytest.fixture(scope="module")
 def engine() -> WhisperRecognizer:
-    return WhisperRecognizer()
+    return WhisperRecognizer(reader=reading_of)
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +157,8 @@ def test_phrase_sets_are_prepared_once(engine: WhisperRecognizer,
     engine.set_phrases(pointing)
     prepared = engine._phrases
     calls = []
-    monkeypatch.setattr(engine, "_tokenize", lambda phrases: calls.append(phrases))
+    monkeypatch.setattr(engine.scorer, "phrase_set",
+                        lambda phrases, reading: calls.append(phrases))
     began = time.perf_counter()
     for _ in range(100):
         engine.set_phrases(answers)
@@ -197,12 +196,12 @@ def test_a_corrupted_copy_is_refused(tmp_path: Path, damaged: str) -> None:
         f.seek(-1, 2)
         f.write(bytes([last[0] ^ 1]))
     with pytest.raises(WhisperModelError, match=damaged):
-        WhisperRecognizer(tmp_path)
+        WhisperRecognizer(tmp_path, reader=reading_of)
 
 
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(WhisperModelError, match="config.json"):
-        WhisperRecognizer(tmp_path)
+        WhisperRecognizer(tmp_path, reader=reading_of)
     models = tmp_path / "models"
     (models / "whisper-tiny.en").mkdir(parents=True)
     assert find_model(None, models) == models / "whisper-tiny.en"
@@ -223,14 +222,15 @@ def test_wavering_pairs_the_two_best_only_when_together_they_are_sure(
     pointing = grammar_for(("point", 10))
     hearing, _ = hear(engine, pointing, speak("player six", VOICES[1]))
     # the pair's confidence sets the runner-up aside: never below the best phrase's own
-    assert engine._pair_confidence >= hearing.confidence > 0.0
+    assert engine.last_ranked is not None
+    assert engine.last_ranked.pair_confidence >= hearing.confidence > 0.0
     ranked = [("owl", 0.3), ("bear", 0.25), ("fox", 0.01)]
-    engine._pair_confidence = 0.9
-    assert engine.wavering(ranked) == (("owl", 0.3), ("bear", 0.25))
-    accepted = engine.floor + 0.05
-    assert engine.wavering([("owl", accepted), ("bear", 0.2)]) == ()  # the best was taken
-    engine._pair_confidence = 0.2
-    assert engine.wavering(ranked) == ()  # not surely either of them: not understood
+    floor = engine.floor
+    assert Ranked(ranked, None, 0.9).wavering(floor) == (("owl", 0.3), ("bear", 0.25))
+    accepted = floor + 0.05
+    assert Ranked([("owl", accepted), ("bear", 0.2)], None, 0.9).wavering(floor) == (
+        )  # the best was taken
+    assert Ranked(ranked, None, 0.2).wavering(floor) == ()  # not surely either of them
 
 
 def test_the_missing_first_merge_is_put_back(tmp_path: Path) -> None:
@@ -266,15 +266,15 @@ def test_a_long_list_pruned_in_its_trie_is_heard_as_if_scored_whole(
     scored = {}
     try:
         for nats in (math.inf, PRUNE_NATS):
-            engine.prune_nats = nats
-            engine.beam_width = 10_000 if nats == math.inf else BEAM_WIDTH
+            engine.scorer.prune_nats = nats
+            engine.scorer.beam_width = 10_000 if nats == math.inf else BEAM_WIDTH
             for phrase in said:
                 hearing, _ = hear(engine, turn, speak(phrase, PLAIN))
                 assert engine.last_scores is not None
                 scored[nats, phrase] = (hearing.text, hearing.confidence,
                                         int(np.isfinite(engine.last_scores.phrase_scores).sum()))
     finally:
-        engine.prune_nats, engine.beam_width = PRUNE_NATS, BEAM_WIDTH
+        engine.scorer.prune_nats, engine.scorer.beam_width = PRUNE_NATS, BEAM_WIDTH
     assert engine._phrases is not None
     for phrase in said:
         whole, pruned = scored[math.inf, phrase], scored[PRUNE_NATS, phrase]
@@ -289,7 +289,7 @@ def test_a_long_list_pruned_in_its_trie_is_heard_as_if_scored_whole(
 def test_the_trie_scores_each_phrase_as_ctranslate2_forces_it() -> None:
     # The numpy decoder against CTranslate2's own, both in float32, on one utterance: the
     # log-probability of each written form and of the end after it.
-    engine = WhisperRecognizer(compute_type="float32")
+    engine = WhisperRecognizer(reader=reading_of, compute_type="float32")
     engine.set_phrases(["add to module two", "add to module three", "discard mechanics",
                         "block player two", "yes"])
     audio = np.frombuffer(speak("add to module two", PLAIN), dtype="<i2") / 32768.0
@@ -320,91 +320,17 @@ def test_the_trie_scores_each_phrase_as_ctranslate2_forces_it() -> None:
     assert phrases.phrases[phrases.owner[int(np.argmax(trie))]] == "add to module two"
 
 
-def test_the_free_transcript_refuses_the_best_phrase_only_when_it_says_otherwise(
-        engine: WhisperRecognizer) -> None:
-    engine.set_phrases(["yes", "yeah", "no", "add to module three", "module three",
-                        "add to module five", "discard"])
-    best = "add to module three"
-    assert engine.read_with_free(best, best, "and to module 3.") == best  # a word lost
-    assert engine.read_with_free(best, best, "Module 3.") == best
-    assert engine.read_with_free(best, best, "Add to module 5.") == ""  # another move
-    # another whole phrase goes to the matcher beside the best one: one meaning or none
-    assert engine.read_with_free("yes", "yes", "No.") == "yes no"
-    assert engine.read_with_free("yes", "yes", "Yeah.") == "yes yeah"
-    assert engine.read_with_free("yes", "yes", "Yes, no.") == "yes no"  # the matcher refuses both
-    # words no phrase has, or only some of a phrase's: the decoder's phrase scores decide
-    assert engine.read_with_free("discard", "discard", "This card.") == "discard"
-    assert engine.read_with_free("yes", "yes", "Yes, he is a bit.") == "yes"
-    assert engine.read_with_free("yes", "", "Yes, he is a bit.") == ""
-    assert engine.read_with_free("no", "", "No.") == "no"  # under the floor, the words agree
-    # more answers than the best phrase's, beside words no phrase has: "at" for "add"
-    assert engine.read_with_free(best, best, "At a module 3 and 5.") == ""
-    assert engine.read_with_free(best, best, "At a module 3.") == best
-    engine.set_phrases(["block wombat", "block rabbit", "add to module one"])
-    assert engine.read_with_free("block wombat", "block wombat", "I block one bat.") == (
-        "block wombat")  # "one" is part of a word misheard, not a number said
-    assert engine.read_with_free("block wombat", "block wombat", "Lock wombat, one.") == ""
-    assert engine.read_with_free("block wombat", "block wombat", "") == "block wombat"
-    # "that" is written for a sound ("not four" as "that four"): after "one", "wombat"'s end
-    assert engine.read_with_free("block wombat", "block wombat", "Block one that.") == (
-        "block wombat")
-    assert engine.read_with_free("block wombat", "block wombat", "Block one, please.") == ""
-    engine.set_phrases(["pick for us", "two", "four"])
-    # a number said like the phrase's own word names nothing; the phrase's other words do
-    assert engine.read_with_free("pick for us", "pick for us", "Big 4 Us") == "pick for us"
-    assert engine.read_with_free("pick for us", "pick for us", "Pick 4, 2.") == ""
-    assert engine.read_with_free("two", "two", "4.") == ""
-    engine.set_phrases(["add to module three", "add to module two"])
-    best = "add to module three"
-    assert engine.read_with_free(best, best, "Add to module 2 and 3.") == ""  # "to" is written
-    engine.set_phrases(["one", "two", "three"])
-    # a sign or a decimal point makes it no choice's number
-    assert engine.read_with_free("one", "one", "Minus 1.") == ""
-    assert engine.read_with_free("one", "one", "-1") == ""
-    assert engine.read_with_free("one", "one", "1.5") == ""
-    assert engine.read_with_free("one", "one", "One, please.") == "one please"
-    # the transcript agrees with a phrase under the floor only through a word said for it
-    assert engine.read_with_free("one", "", "A.") == ""
-    assert engine.read_with_free("one", "one", "A.") == "a"
-    assert engine.read_with_free("one", "", "I think it's one.") == "i think it's one"
-
-
-def test_a_transcript_of_phrase_words_around_the_best_phrase_counts_for_it(
-        engine: WhisperRecognizer) -> None:
-    engine.set_phrases(["yes", "i do", "no", "add to module three"])
-    assert engine._phrases is not None
-
-    def around(transcript: str, phrase: str) -> bool:
-        reading = Talk.load().read(plain_words(transcript).split(), engine._phrases.words)
-        return engine._words_around(reading, phrase)
-
-    assert around("Yes, I do.", "yes")
-    assert around("Um, yes please.", "yes")  # fillers are no words
-    assert around("Add to module 3.", "add to module three")
-    assert not around("Yes, I don't know.", "yes")  # words no phrase has
-    assert not around("No, I do.", "yes")
-    assert not around("To module 3.", "add to module three")  # only a part of it
-
-
-def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(
-        engine: WhisperRecognizer) -> None:
-    engine.set_phrases(["yes", "no", "add to module two", "add to module three"])
+def test_a_transcript_said_over_and_over_is_cut(engine: WhisperRecognizer) -> None:
     looped = engine._tokenizer.encode(" and to module two add to module two add",
                                        add_special_tokens=False).ids
-    cut, repeated = engine._first_sentence(looped)
+    cut, repeated = engine.free.first_sentence(looped)
     assert repeated and engine._tokenizer.decode(list(cut)) == " and to module two add"
     once = engine._tokenizer.encode(" add to module two.", add_special_tokens=False).ids
-    assert engine._first_sentence(once) == (tuple(once), False)
-    best = "add to module two"
-    assert engine.read_with_free(best, best, "add to module two add", looped=True) == best
-    assert engine.read_with_free(best, best, "add to module two add") == (
-        "add to module two add")  # said twice: the matcher reads it whole
-    # a loop over other words than the best phrase's is read as before: the matcher refuses it
-    assert engine.read_with_free("yes", "yes", "yes no", looped=True) == "yes no"
+    assert engine.free.first_sentence(once) == (tuple(once), False)
 
     def first_sentence(transcript: str) -> tuple[str, bool]:
         tokens = engine._tokenizer.encode(transcript, add_special_tokens=False).ids
-        cut, repeated = engine._first_sentence(tokens)
+        cut, repeated = engine.free.first_sentence(tokens)
         return engine._tokenizer.decode(list(cut)), repeated
 
     # a word said twice is no loop; two words in a row said again are, and so is the start
@@ -418,13 +344,6 @@ def test_a_transcript_said_over_and_over_is_cut_and_read_as_the_best_phrase(
     assert first_sentence(" 1.5 1.5") == (" 1.5", True)
     assert first_sentence(" 2.0. 2.0.") == (" 2.0.", False)
     assert first_sentence(" 2. Yes.") == (" 2.", False)
-    engine.set_phrases(["two mechanics and one energy", "one mechanics and two energy",
-                        "mechanics mechanics energy"])
-    best = "two mechanics and one energy"
-    # the transcript says a card count more often than the best phrase does
-    assert engine.read_with_free(best, best, "2 mechanics and 2 energy", looped=True) == ""
-    assert engine.read_with_free(best, best, "2 mechanics and 2 energy.") == ""
-    assert engine.read_with_free(best, best, "2 mechanics and 1 energy", looped=True) == best
 
 
 def previewed(engine: WhisperRecognizer, pcm: bytes) -> bool:

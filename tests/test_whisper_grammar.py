@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.speakers import VOICES, speak
 from voicehost.speech.base import recognize
 from voicehost.speech.whisper_engine import WhisperRecognizer
@@ -79,7 +80,7 @@ def test_a_template_with_an_unknown_part_is_refused() -> None:
 
 @pytest.fixture(scope="module")
 def whisper(graph: WordGraph) -> WhisperRecognizer:
-    engine = WhisperRecognizer()
+    engine = WhisperRecognizer(reader=reading_of)
     engine.set_grammar(graph)
     return engine
 
@@ -112,7 +113,7 @@ def test_silence_is_not_taken(whisper: WhisperRecognizer) -> None:
 
 
 def test_phrases_after_a_grammar_are_heard_as_phrases(graph: WordGraph) -> None:
-    engine = WhisperRecognizer()
+    engine = WhisperRecognizer(reader=reading_of)
     engine.set_grammar(graph)
     engine.set_phrases(["yes", "no"])
     assert recognize(engine, speak("yes", VOICES[0])).text == "yes"

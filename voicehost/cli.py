@@ -34,6 +34,7 @@ from voicehost.host.events import EventStream
 from voicehost.host.grammars import heard_words, said_alone
 from voicehost.host.table import Seats
 from voicehost.intents.grammar import fold, one_slip_apart
+from voicehost.intents.understand import reading_of
 from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES, deck_words
 from voicehost.session import (
@@ -54,7 +55,24 @@ from voicehost.speech.text_voice import TextVoice
 from voicehost.store.journal import Journal, JournalError
 from voicehost.voice import Voice
 
-AUDIO = AudioSettings()  # audio mode's defaults
+AUDIO = AudioSettings(reader=reading_of)  # audio mode's defaults
+VOICE_HELP = ("the host's voice: joe (piper, a natural voice) or an espeak-ng voice; "
+              "--voice list names those installed")
+
+
+class VoiceOption(argparse.Action):
+    """--voice NAME; --voice list names every voice installed, as --version says the version."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 value: object, option: str | None = None) -> None:
+        if value != "list":
+            setattr(namespace, self.dest, value)
+            return
+        from voicehost.speech.mouth import Mouth
+
+        for setting, what in Mouth().voices():
+            print(f"{setting:<16} {what}")
+        parser.exit()
 RATE = whole("--rate", 80, 450, unit="words per minute")  # as espeak-ng can say
 VOLUME = between("--volume", 0, 1)
 SILENCE = between("--silence", 0, 5, above_low=True, unit="seconds")
@@ -84,7 +102,10 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
                         help="speech rate, 80 to 450 words per minute")
     parser.add_argument("--volume", type=VOLUME, default=AUDIO.volume,
                         help="speech volume, 0 to 1")
-    parser.add_argument("--voice", default=None, help="text-to-speech voice (name or id)")
+    parser.add_argument("--voice", default=None, action=VoiceOption, help=VOICE_HELP)
+    parser.add_argument("--sounds", choices=("on", "off"), default="on",
+                        help="the host's sounds: a ticking countdown, a sting before a reveal, "
+                        "a fanfare for the winner")
     parser.add_argument("--silence", type=SILENCE, default=AUDIO.silence,
                         help="seconds of silence that end an answer (at most 5)")
     parser.add_argument("--input-device", default=None)
@@ -152,6 +173,7 @@ def parser() -> argparse.ArgumentParser:
     doctor.add_argument("--model", type=Path)
     add_engine_option(doctor)
     doctor.add_argument("--front-end", choices=FRONT_ENDS, default=AUDIO.front_end)
+    doctor.add_argument("--voice", default=None, action=VoiceOption, help=VOICE_HELP)
     add_wyoming_options(doctor, {
         "--satellite": "check a Wyoming satellite instead of this machine's devices",
         "--asr": "check a Wyoming speech-to-text service",
@@ -163,7 +185,7 @@ def parser() -> argparse.ArgumentParser:
     say.add_argument("--rate", type=RATE, default=AUDIO.rate,
                      help="speech rate, 80 to 450 words per minute")
     say.add_argument("--volume", type=VOLUME, default=AUDIO.volume, help="0 to 1")
-    say.add_argument("--voice", default=None)
+    say.add_argument("--voice", default=None, action=VoiceOption, help=VOICE_HELP)
 
     hear = commands.add_parser("hear", help="recognize a WAV file, print JSON")
     hear.add_argument("wav", type=Path)
@@ -229,7 +251,8 @@ def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
         volume=args.volume, voice=args.voice, silence=args.silence,
         input_device=args.input_device, output_device=args.output_device,
         satellite=args.satellite, asr=args.asr, tts=args.tts, captions=not args.quiet,
-        deck_words=deck_words())
+        sounds=args.sounds == "on",
+        deck_words=deck_words(), reader=reading_of)
     try:
         voice, notice = audio_voice_or_notice(settings, console=say_to)
     except (AudioDeviceError, ValueError) as problem:  # a satellite that does not answer

@@ -17,6 +17,8 @@ from voicehost.host.grammars import command_groups, confirm_grammar, decision_gr
 from voicehost.host.table import Seats, Table
 from voicehost.intents.grammar import Grammar
 
+PARTS = ("questions_type", "referee_type", "narrator_type")  # what a table names for its words
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -25,13 +27,19 @@ class GameSpec:
     rules: ModuleType  # the pure rules module: MIN_PLAYERS, MAX_PLAYERS, EVENTS, the engine
 
     def __post_init__(self) -> None:
-        missing = sorted(getattr(self.table, "__abstractmethods__", ()))
-        if missing or not inspect.isclass(self.table) or not issubclass(self.table, Table):
+        if not inspect.isclass(self.table) or not issubclass(self.table, Table):
             raise TypeError(f"{self.name}: its table does not give the host every hook it calls"
-                            f" (missing: {', '.join(missing) or 'the Table base class'})")
+                            " (missing: the Table base class)")
+        parts = {kind: getattr(self.table, kind, None) for kind in PARTS}
+        missing = sorted([kind for kind, part in parts.items() if part is None]
+                         + [hook for part in (self.table, *parts.values())
+                            for hook in getattr(part, "__abstractmethods__", ())])
+        if missing:
+            raise TypeError(f"{self.name}: its table does not give the host every hook it calls"
+                            f" (missing: {', '.join(missing)})")
         if self.table.deck_game != self.name:
             raise TypeError(f"{self.name}: its table calls itself {self.table.deck_game!r}")
-        unnarrated = self.table.unnarrated((*self.rules.EVENTS, *printed.EVENTS))
+        unnarrated = self.table.narrator_type.unnarrated((*self.rules.EVENTS, *printed.EVENTS))
         if unnarrated:
             raise TypeError(f"{self.name}: its table neither narrates nor declares silent: "
                             f"{', '.join(unnarrated)}")

@@ -21,6 +21,7 @@ from voicehost.door import (
 )
 from voicehost.host.table import settings_from
 from voicehost.intents.grammar import Grammar, Intent
+from voicehost.intents.understand import reading_of
 from voicehost.registry import GAMES, deck_words, grammar_at
 from voicehost.speech.base import recognize
 from voicehost.speech.factory import AudioSettings
@@ -87,7 +88,7 @@ def run_hear(args: argparse.Namespace) -> int:
     except IndexError:
         refuse(f"--pouch {args.pouch}: {args.game} has no pouch pair {args.pouch}.")
     started = time.perf_counter()
-    recognizer, _ = make_recognizer(args.engine, deck_words(), args.model,
+    recognizer, _ = make_recognizer(args.engine, deck_words(), reading_of, args.model,
                                     whole_utterances=True)
     loaded = time.perf_counter()
     recognizer.set_phrases(grammar.phrases)
@@ -173,14 +174,15 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool | None, str]]
                        "" if speaker.problem is None
                        else f"{speaker.problem.what} {speaker.problem.what_to_do}"))
     checks += service_checks(settings)
-    checks += engine_checks(settings.model, engine=settings.engine)
-    try:
-        from voicehost.speech.mouth import Mouth
+    checks += engine_checks(settings.reader, settings.model, engine=settings.engine)
+    from voicehost.speech.mouth import Mouth
 
-        Mouth().render("ready")
-        checks.append(("text to speech (pyttsx3)", True, ""))
+    mouth = Mouth(voice=settings.voice)
+    try:
+        mouth.render("ready")
+        checks.append((f"the host's voice: {mouth.voice_name}", True, ""))
     except Exception as problem:  # noqa: BLE001
-        checks.append(("text to speech (pyttsx3)", False,
+        checks.append((f"the host's voice: {mouth.voice_name}", False,
                        f"{problem}. On Debian/Ubuntu: apt-get install espeak-ng"))
     return checks
 
@@ -255,7 +257,7 @@ def service_checks(settings: AudioSettings) -> list[tuple[str, bool, str]]:
         transcribe,
     )
     from voicehost.speech.satellite import Address
-    from voicehost.speech.transcripts import plain_words
+    from voicehost.words import plain_words
 
     checks: list[tuple[str, bool, str]] = []
     for kind, uri, port in (("asr", settings.asr, ASR_PORT), ("tts", settings.tts, TTS_PORT)):
@@ -320,9 +322,9 @@ def pipeline_check(settings: AudioSettings) -> tuple[str, bool, str]:
 
 def run_doctor(args: argparse.Namespace) -> int:
     checks = doctor_checks(AudioSettings(engine=args.engine, model=args.model,
-                                         front_end=args.front_end, satellite=args.satellite,
-                                         asr=args.asr, tts=args.tts,
-                                         deck_words=deck_words()))
+                                         front_end=args.front_end, voice=args.voice,
+                                         satellite=args.satellite, asr=args.asr, tts=args.tts,
+                                         deck_words=deck_words(), reader=reading_of))
     marks = {True: "ok ", False: "NO ", None: "-- "}
     for what, fine, what_to_do in checks:
         print(f"{marks[fine]} {what}" + (f": {what_to_do}" if what_to_do else ""))

@@ -72,6 +72,10 @@ class Voice(Protocol):
     def play(self, pcm: bytes) -> None:
         """Play a recording back (16 kHz mono int16) and return when it has been heard."""
 
+    def sound(self, name: str) -> None:
+        """Play one of the host's sounds (speech/sounds.py: "tick", "sting", "fanfare",
+        "chime") and return when it has been heard; nothing where sounds are off."""
+
     def too_loud(self) -> bool:
         """Whether the room, as last heard, is too loud to hear one player over it."""
 

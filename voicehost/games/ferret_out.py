@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from voicehost.games.base import Action, Decision, Event, IllegalAction, Phase, PhasedGame
@@ -267,7 +267,70 @@ def end_reached(round_number: int, scores: Sequence[int], end: str | int) -> boo
     return max(scores) >= int(end)
 
 
+class PouchShelf:
+    """The pouch pairs on the shelf: which pairs each pouch set holds, face by face, drawn by
+    the seed alone, so the cards of every set can be printed before the game."""
+
+    def __init__(self, pairs: int, seed: int) -> None:
+        self.pairs = pairs  # how many pouch pairs the box holds
+        self.rng = random.Random(seed)
+        self.left: list[int] = []  # the pairs still on the shelf, in the order they come
+        self.sets: list[tuple[int, ...]] = []
+
+    def pouch_set(self, index: int) -> tuple[int, ...]:
+        """The pouch pairs (indexes into the game's `pouches`) of pouch set `index`, face by
+        face."""
+        while len(self.sets) <= index:
+            self.sets.append(self._draw())
+        return self.sets[index]
+
+    def _draw(self) -> tuple[int, ...]:
+        if len(self.left) < FACES:
+            last = self.sets[-1] if self.sets else ()
+            unused = [p for p in range(self.pairs) if p not in self.left + list(last)]
+            again = [p for p in last if p not in self.left]
+            self.rng.shuffle(unused)
+            self.rng.shuffle(again)
+            self.left += unused + again  # the set just played comes back last
+        drawn, self.left = self.left[:FACES], self.left[FACES:]
+        return tuple(drawn)
+
+
+@dataclass
+class RoundAnswers:
+    """What the table said in one round: the number, each clue, whom each player named, the
+    guesses of those who named themselves, and the reveal (the Weasel, the Ferrets' word)."""
+
+    number: int | None = None
+    clues: dict[int, str] = field(default_factory=dict)
+    accusations: dict[int, int] = field(default_factory=dict)
+    guesses: dict[int, str] = field(default_factory=dict)
+    weasel: int | None = None
+    ferret_word: str | None = None
+
+    def named_themselves(self, order: Sequence[int]) -> list[int]:
+        """The seats of `order` that named themselves."""
+        return [seat for seat in order if self.accusations.get(seat) == seat]
+
+    def accusations_by_seat(self, players: int) -> list[int]:
+        return [self.accusations[seat] for seat in range(players)]
+
+    def secret_words(self, pair: PouchPair) -> tuple[str, ...]:
+        """The two words of `pair` the chosen number points at, once it is chosen."""
+        if self.number is None:
+            return ()
+        return tuple(sorted(pair.at(self.number)))
+
+
+def next_to_answer(order: Sequence[int], answered: Mapping[int, object]) -> int:
+    """The first seat of `order` that has not answered yet."""
+    return next(seat for seat in order if seat not in answered)
+
+
 class FerretOut(PhasedGame):
+    """A game of Ferret Out, round by round: it asks each step's decision, keeps the round's
+    answers and scores the round at the reveal."""
+
     def __init__(
         self,
         players: int,
@@ -288,44 +351,16 @@ class FerretOut(PhasedGame):
         # Printed cards: the secrets are known, the reveal asks nothing and the game ends at
         # the last printed row at the latest (a tie there is shared).
         self.printed = None if printed is None else tuple(printed)
-        self._shelf_rng = random.Random(seed)
+        self.shelf = PouchShelf(len(self.pouches), seed)
         # The die has its own stream so the pouches of later sets don't depend on the rolls.
         self.die = random.Random(f"{seed}/die")
-        self._shelf: list[int] = []
-        self._pouch_sets: list[tuple[int, ...]] = []
         self.scores = [0] * players
         self.round = 1
         self.phase = "number"
         self.history: list[list[Award]] = []
-        self._new_round_state()
-
-    def _new_round_state(self) -> None:
-        self.number: int | None = None
-        self.clues: dict[int, str] = {}
-        self.accusations: dict[int, int] = {}
-        self.guesses: dict[int, str] = {}
-        self.weasel: int | None = None
-        self.ferret_word: str | None = None
+        self.answers = RoundAnswers()
 
     # -- the sleeves --------------------------------------------------------------------------
-
-    def pouch_set(self, index: int) -> tuple[int, ...]:
-        """The pouch pairs (indexes into `pouches`) of pouch set `index`, face by face. Depends
-        on the seed alone, so the cards of every set can be printed before the game."""
-        while len(self._pouch_sets) <= index:
-            self._pouch_sets.append(self._draw_pouch_set())
-        return self._pouch_sets[index]
-
-    def _draw_pouch_set(self) -> tuple[int, ...]:
-        if len(self._shelf) < FACES:
-            last = self._pouch_sets[-1] if self._pouch_sets else ()
-            unused = [p for p in range(len(self.pouches)) if p not in self._shelf + list(last)]
-            again = [p for p in last if p not in self._shelf]
-            self._shelf_rng.shuffle(unused)
-            self._shelf_rng.shuffle(again)
-            self._shelf += unused + again  # the set just played comes back last
-        drawn, self._shelf = self._shelf[:FACES], self._shelf[FACES:]
-        return tuple(drawn)
 
     @property
     def sleeve(self) -> Sleeve:
@@ -334,7 +369,7 @@ class FerretOut(PhasedGame):
     @property
     def pouch_pair(self) -> PouchPair:
         sleeve = self.sleeve
-        return self.pouches[self.pouch_set(sleeve.pouch_set)[sleeve.face]]
+        return self.pouches[self.shelf.pouch_set(sleeve.pouch_set)[sleeve.face]]
 
     @property
     def cfo(self) -> int:
@@ -350,51 +385,41 @@ class FerretOut(PhasedGame):
         return Decision("number", self.cfo, NUMBERS + (ROLL,))
 
     def _ask_clue(self) -> Decision:
-        return Decision("clue", self._next_seat(self.clues), ())  # free speech: one word
+        seat = next_to_answer(self.speaking_order(), self.answers.clues)
+        return Decision("clue", seat, ())  # free speech: one word
 
     def _ask_accuse(self) -> Decision:
-        return Decision("accuse", self._next_seat(self.accusations), self.seats(), scoring=True)
+        seat = next_to_answer(self.speaking_order(), self.answers.accusations)
+        return Decision("accuse", seat, self.seats(), scoring=True)
 
     def _ask_guess(self) -> Decision:
         """Any word with the boxed sleeves (their words are not known); with printed cards,
         the pouch pair's words."""
         words = () if self.printed is None else self.pouch_pair.words() + (OTHER_WORD,)
-        return Decision("guess", self._next_seat(self.guesses, self.named_themselves()), words,
+        guessing = self.answers.named_themselves(self.speaking_order())
+        return Decision("guess", next_to_answer(guessing, self.answers.guesses), words,
                         scoring=True)
 
     def seats(self) -> tuple[str, ...]:
         return tuple(str(seat) for seat in range(self.players))
 
-    def secret_words(self) -> tuple[str, ...]:
-        """The two words the chosen number points at, once it is chosen."""
-        if self.number is None:
-            return ()
-        return tuple(sorted(self.pouch_pair.at(self.number)))
-
-    def named_themselves(self) -> list[int]:
-        return [seat for seat in self.speaking_order() if self.accusations.get(seat) == seat]
-
-    def _next_seat(self, taken: Mapping[int, object], among: Sequence[int] | None = None) -> int:
-        seats = self.speaking_order() if among is None else among
-        return next(seat for seat in seats if seat not in taken)
-
     # -- moves --------------------------------------------------------------------------------
 
     def _on_number(self, action: Action) -> list[Event]:
         rolled = action.choice == ROLL
-        self.number = self.die.randint(1, WORDS_PER_ROW) if rolled else int(action.choice)
+        self.answers.number = self.die.randint(1, WORDS_PER_ROW) if rolled else int(action.choice)
         self.phase = "clue"
         sleeve = self.sleeve
         return [
             RoundStarted(self.round, self.cfo, sleeve.step, sleeve.pouch_set, sleeve.face,
-                         self.pouch_set(sleeve.pouch_set)[sleeve.face]),
-            NumberChosen(self.round, self.number, rolled),
+                         self.shelf.pouch_set(sleeve.pouch_set)[sleeve.face]),
+            NumberChosen(self.round, self.answers.number, rolled),
         ]
 
     def _on_clue(self, action: Action) -> list[Event]:
         clue = action.choice.strip()
-        self.clues[action.player] = clue
-        if len(self.clues) == self.players:
+        self.answers.clues[action.player] = clue
+        if len(self.answers.clues) == self.players:
             self.phase = "study"
         return [ClueGiven(action.player, clue)]
 
@@ -403,17 +428,20 @@ class FerretOut(PhasedGame):
         return []
 
     def _on_accuse(self, action: Action) -> list[Event]:
-        self.accusations[action.player] = int(action.choice)
-        if len(self.accusations) < self.players:
+        answers = self.answers
+        answers.accusations[action.player] = int(action.choice)
+        if len(answers.accusations) < self.players:
             return []
-        self.phase = "guess" if self.named_themselves() else "weasel"
-        done = [AccusationsDone(self.round, self._accusations_in_seat_order(),
-                                sorted(self.named_themselves()))]
+        selves = answers.named_themselves(self.speaking_order())
+        self.phase = "guess" if selves else "weasel"
+        done = [AccusationsDone(self.round, answers.accusations_by_seat(self.players),
+                                sorted(selves))]
         return done + (self._printed_reveal() if self.phase == "weasel" else [])
 
     def _on_guess(self, action: Action) -> list[Event]:
-        self.guesses[action.player] = action.choice
-        if len(self.guesses) == len(self.named_themselves()):
+        answers = self.answers
+        answers.guesses[action.player] = action.choice
+        if len(answers.guesses) == len(answers.named_themselves(self.speaking_order())):
             self.phase = "weasel"
             return self._printed_reveal()
         return []
@@ -422,22 +450,23 @@ class FerretOut(PhasedGame):
         """With printed cards the engine knows the secrets: it scores without asking."""
         if self.printed is None:
             return []
-        assert self.number is not None
+        assert self.answers.number is not None
         row = self.printed[self.round - 1]
-        self.weasel = row.weasel
-        self.ferret_word = row.ferret_words[self.number - 1]
+        self.answers.weasel = row.weasel
+        self.answers.ferret_word = row.ferret_words[self.answers.number - 1]
         return self._score_round()
 
     def _on_weasel(self, action: Action) -> list[Event]:
-        self.weasel = int(action.choice)
-        if self.weasel in self.guesses:
+        self.answers.weasel = int(action.choice)
+        if self.answers.weasel in self.answers.guesses:
             self.phase = "guess_right"
             return []
         return self._score_round()
 
     def _on_guess_right(self, action: Action) -> list[Event]:
         # "" is no word: a wrong guess is scored against nothing it could match
-        self.ferret_word = self.guesses[self.weasel] if action.choice == "yes" else ""
+        answers = self.answers
+        answers.ferret_word = answers.guesses[answers.weasel] if action.choice == "yes" else ""
         return self._score_round()
 
     PHASES = {
@@ -454,20 +483,18 @@ class FerretOut(PhasedGame):
 
     # -- round bookkeeping --------------------------------------------------------------------
 
-    def _accusations_in_seat_order(self) -> list[int]:
-        return [self.accusations[seat] for seat in range(self.players)]
-
     def _score_round(self) -> list[Event]:
-        assert self.weasel is not None
-        accusations = self._accusations_in_seat_order()
-        awards = score_lines(accusations, self.weasel, self.guesses, self.ferret_word)
-        points = score_round(accusations, self.weasel, self.guesses, self.ferret_word)
+        answers = self.answers
+        assert answers.weasel is not None
+        accusations = answers.accusations_by_seat(self.players)
+        awards = score_lines(accusations, answers.weasel, answers.guesses, answers.ferret_word)
+        points = score_round(accusations, answers.weasel, answers.guesses, answers.ferret_word)
         for seat, gained in enumerate(points):
             self.scores[seat] += gained
         self.history.append(awards)
         events = [RoundScored(
-            self.round, self.weasel, self.ferret_word, accusations,
-            dict(sorted(self.guesses.items())), points, [award.to_json() for award in awards],
+            self.round, answers.weasel, answers.ferret_word, accusations,
+            dict(sorted(answers.guesses.items())), points, [award.to_json() for award in awards],
             list(self.scores))]
         last_row = self.printed is not None and self.round >= len(self.printed)
         if end_reached(self.round, self.scores, self.settings.end) or last_row:
@@ -477,7 +504,7 @@ class FerretOut(PhasedGame):
             events.append(TieBreak(self.round + 1, leaders(self.scores)))
         self.round += 1
         self.phase = "number"
-        self._new_round_state()
+        self.answers = RoundAnswers()
         return events
 
     # -- what the table can ask ---------------------------------------------------------------

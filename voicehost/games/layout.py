@@ -102,7 +102,7 @@ def ferret_layout(deck: Deck, pairs: Sequence[PouchPair], row_cards: int = 1) ->
     rows = []
     for round_number in range(1, row_cards * ROWS_PER_CARD + 1):
         set_index, face = divmod(round_number - 1, FACES)
-        pair = pairs[engine.pouch_set(set_index)[face]]
+        pair = pairs[engine.shelf.pouch_set(set_index)[face]]
         ferrets, weasel = (pair.ferrets, pair.weasel) if rng.random() < 0.5 else (
             pair.weasel, pair.ferrets)
         rows.append(FerretRow(round_number, ferrets, weasel, rng.randrange(deck.players)))

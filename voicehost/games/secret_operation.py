@@ -283,7 +283,99 @@ def in_card_order(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=CARD_TYPES.index)
 
 
+class Moves:
+    """Which moves the cards allow now: a turn's add, discard or block, and a full module's
+    read-out. A move that breaks a rule raises IllegalAction naming the rule; the options are
+    exactly the moves that break none."""
+
+    def __init__(self, game: SecretOperation) -> None:
+        self.game = game
+
+    def turn_options(self) -> tuple[str, ...]:
+        candidates = [f"add:{n}" for n in range(1, MODULES + 1)]
+        candidates += [f"discard:{card}" for card in CARD_TYPES]
+        candidates += [f"block:{seat}" for seat in range(self.game.players)]
+        return self._legal(self.check_turn, candidates)
+
+    def reveal_options(self) -> tuple[str, ...]:
+        size = len(self.game.revealing_module().demand)
+        candidates = [",".join(cards) for cards in combinations_with_replacement(CARD_TYPES, size)]
+        return self._legal(self.check_reveal, candidates)
+
+    def _legal(self, check: Callable[[str, dict[str, int]], object],
+               candidates: list[str]) -> tuple[str, ...]:
+        face_down = self.game.face_down()
+        legal = []
+        for choice in candidates:
+            try:
+                check(choice, face_down)
+            except IllegalAction:
+                continue
+            legal.append(choice)
+        return tuple(legal)
+
+    def check_turn(self, choice: str, face_down: dict[str, int]) -> tuple[str, str]:
+        """The move named by `choice`, or IllegalAction naming the rule it breaks."""
+        verb, _, target = choice.partition(":")
+        if verb == "add":
+            self._check_add(target)
+        elif verb == "discard":
+            self._check_discard(target, face_down)
+        elif verb == "block":
+            self._check_block(target, face_down)
+        else:
+            raise IllegalAction("bad_turn", got=choice, moves=("add", "discard", "block"))
+        return verb, target
+
+    def _check_add(self, target: str) -> None:
+        if target not in (str(n) for n in range(1, MODULES + 1)):
+            raise IllegalAction("no_such_module", got=target, modules=MODULES)
+        if self.game.modules[int(target) - 1].assembled:
+            raise IllegalAction("module_assembled", module=int(target))
+
+    def _check_discard(self, card: str, face_down: dict[str, int]) -> None:
+        if card not in CARD_TYPES:
+            raise IllegalAction("unknown_card", got=card, cards=CARD_TYPES)
+        if card == BLOCK:
+            self._check_block_in_hand(face_down)
+        elif face_down[card] == 0:
+            raise IllegalAction("none_left", card=card, face_up=CARDS_IN_BOX[card])
+
+    def _check_block(self, target: str, face_down: dict[str, int]) -> None:
+        seat = self.game.mover()
+        if target not in (str(other) for other in range(self.game.players)):
+            raise IllegalAction("no_such_seat", got=target, players=self.game.players)
+        if int(target) == seat:
+            raise IllegalAction("block_yourself", player=seat)
+        if int(target) in self.game.blocked:
+            raise IllegalAction("already_blocked", target=int(target))
+        self._check_block_in_hand(face_down)
+
+    def _check_block_in_hand(self, face_down: dict[str, int]) -> None:
+        if face_down[BLOCK] == 0:
+            raise IllegalAction("no_blocks_left", face_up=CARDS_IN_BOX[BLOCK])
+        if self.game.drawn[self.game.mover()] == 0:
+            raise IllegalAction("no_block_in_hand", player=self.game.mover())
+
+    def check_reveal(self, choice: str, face_down: dict[str, int]) -> list[str]:
+        module = self.game.revealing_module()
+        cards = read_out(choice)
+        if len(cards) != len(module.demand):
+            raise IllegalAction("wrong_count", got=len(cards), cards=len(module.demand))
+        for card in cards:
+            if card not in CARD_TYPES:
+                raise IllegalAction("unknown_card", got=card, cards=CARD_TYPES)
+        for card, count in Counter(cards).items():
+            if count > face_down[card]:
+                raise IllegalAction("more_than_the_game_has", card=card, claimed=count,
+                                    face_down=face_down[card])
+        return cards
+
+
 class SecretOperation(PhasedGame):
+    """The game's state as the table can know it, moved on by each decision; `Moves` judges
+    what the cards allow."""
+
     def __init__(self, players: int, seed: int, modules: Sequence[Sequence[str]],
                  identities: Sequence[str] | None = None) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -356,29 +448,6 @@ class SecretOperation(PhasedGame):
         seats = tuple(str(seat) for seat in range(self.players))
         return Decision("first_player", None, (*seats, HOST_PICKS))
 
-    def turn_options(self) -> tuple[str, ...]:
-        candidates = [f"add:{n}" for n in range(1, MODULES + 1)]
-        candidates += [f"discard:{card}" for card in CARD_TYPES]
-        candidates += [f"block:{seat}" for seat in range(self.players)]
-        return self._legal(self._check_turn, candidates)
-
-    def reveal_options(self) -> tuple[str, ...]:
-        size = len(self._revealing().demand)
-        candidates = [",".join(cards) for cards in combinations_with_replacement(CARD_TYPES, size)]
-        return self._legal(self._check_reveal, candidates)
-
-    def _legal(self, check: Callable[[str, dict[str, int]], object],
-               candidates: list[str]) -> tuple[str, ...]:
-        face_down = self.face_down()
-        legal = []
-        for choice in candidates:
-            try:
-                check(choice, face_down)
-            except IllegalAction:
-                continue
-            legal.append(choice)
-        return tuple(legal)
-
     # -- moves --------------------------------------------------------------------------------
 
     def over_facts(self) -> dict[str, Any]:
@@ -406,52 +475,14 @@ class SecretOperation(PhasedGame):
         self.turn = seat
         return [FirstPlayer(seat, action.choice == HOST_PICKS)]
 
-    def _check_turn(self, choice: str, face_down: dict[str, int]) -> tuple[str, str]:
-        """The move named by `choice`, or IllegalAction naming the rule it breaks."""
-        verb, _, target = choice.partition(":")
-        if verb == "add":
-            self._check_add(target)
-        elif verb == "discard":
-            self._check_discard(target, face_down)
-        elif verb == "block":
-            self._check_block(target, face_down)
-        else:
-            raise IllegalAction("bad_turn", got=choice, moves=("add", "discard", "block"))
-        return verb, target
 
-    def _check_add(self, target: str) -> None:
-        if target not in (str(n) for n in range(1, MODULES + 1)):
-            raise IllegalAction("no_such_module", got=target, modules=MODULES)
-        if self.modules[int(target) - 1].assembled:
-            raise IllegalAction("module_assembled", module=int(target))
 
-    def _check_discard(self, card: str, face_down: dict[str, int]) -> None:
-        if card not in CARD_TYPES:
-            raise IllegalAction("unknown_card", got=card, cards=CARD_TYPES)
-        if card == BLOCK:
-            self._check_block_in_hand(face_down)
-        elif face_down[card] == 0:
-            raise IllegalAction("none_left", card=card, face_up=CARDS_IN_BOX[card])
 
-    def _check_block(self, target: str, face_down: dict[str, int]) -> None:
-        seat = self._player()
-        if target not in (str(other) for other in range(self.players)):
-            raise IllegalAction("no_such_seat", got=target, players=self.players)
-        if int(target) == seat:
-            raise IllegalAction("block_yourself", player=seat)
-        if int(target) in self.blocked:
-            raise IllegalAction("already_blocked", target=int(target))
-        self._check_block_in_hand(face_down)
 
-    def _check_block_in_hand(self, face_down: dict[str, int]) -> None:
-        if face_down[BLOCK] == 0:
-            raise IllegalAction("no_blocks_left", face_up=CARDS_IN_BOX[BLOCK])
-        if self.drawn[self._player()] == 0:
-            raise IllegalAction("no_block_in_hand", player=self._player())
 
     def _on_turn(self, action: Action) -> list[Event]:
-        verb, target = self._check_turn(action.choice, self.face_down())
-        seat = self._player()
+        verb, target = Moves(self).check_turn(action.choice, self.face_down())
+        seat = self.mover()
         self.hands[seat] -= 1
         if verb == "discard":
             self.discard_pile.append(target)
@@ -473,23 +504,10 @@ class SecretOperation(PhasedGame):
         self.revealing = index
         return events + [ModuleFull(seat, index + 1, list(module.demand))]
 
-    def _check_reveal(self, choice: str, face_down: dict[str, int]) -> list[str]:
-        module = self._revealing()
-        cards = read_out(choice)
-        if len(cards) != len(module.demand):
-            raise IllegalAction("wrong_count", got=len(cards), cards=len(module.demand))
-        for card in cards:
-            if card not in CARD_TYPES:
-                raise IllegalAction("unknown_card", got=card, cards=CARD_TYPES)
-        for card, count in Counter(cards).items():
-            if count > face_down[card]:
-                raise IllegalAction("more_than_the_game_has", card=card, claimed=count,
-                                    face_down=face_down[card])
-        return cards
 
     def _on_reveal(self, action: Action) -> list[Event]:
-        cards = self._check_reveal(action.choice, self.face_down())
-        module = self._revealing()
+        cards = Moves(self).check_reveal(action.choice, self.face_down())
+        module = self.revealing_module()
         index = self.modules.index(module)
         self.revealing = None
         self.phase = "turn"
@@ -506,18 +524,20 @@ class SecretOperation(PhasedGame):
 
     PHASES = {
         "first_player": Phase(_ask_first_player, _on_first_player, _first_player_rule),
-        "turn": Phase(lambda game: Decision("turn", game.turn, game.turn_options()), _on_turn,
-                      lambda game, action: game._check_turn(action.choice, game.face_down())),
-        "reveal": Phase(lambda game: Decision("reveal", game.turn, game.reveal_options(),
+        "turn": Phase(lambda game: Decision("turn", game.turn, Moves(game).turn_options()),
+                      _on_turn,
+                      lambda game, action: Moves(game).check_turn(action.choice, game.face_down())),
+        "reveal": Phase(lambda game: Decision("reveal", game.turn, Moves(game).reveal_options(),
                                               scoring=True), _on_reveal,
-                        lambda game, action: game._check_reveal(action.choice, game.face_down())),
+                        lambda game, action: Moves(game).check_reveal(action.choice,
+                                                                     game.face_down())),
     }
 
     # -- turn bookkeeping ---------------------------------------------------------------------
 
     def _end_turn(self) -> list[Event]:
         """Draw if the deck has cards, then pass left to the next player who can act."""
-        seat = self._player()
+        seat = self.mover()
         events = []
         if self.deck:
             self.deck -= 1
@@ -542,13 +562,13 @@ class SecretOperation(PhasedGame):
                 self.turn = seat
                 return events
 
-    def _player(self) -> int:
+    def mover(self) -> int:
         """The seat whose turn it is; asked only while a turn or a reveal is pending."""
         if self.turn is None:
             raise RuntimeError("no player's turn outside a turn or a reveal")
         return self.turn
 
-    def _revealing(self) -> Module:
+    def revealing_module(self) -> Module:
         if self.revealing is None:
             raise RuntimeError("no module is being revealed")
         return self.modules[self.revealing]

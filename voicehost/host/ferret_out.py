@@ -42,7 +42,10 @@ from voicehost.games.ferret_out import (
 )
 from voicehost.games.layout import FerretLayout, ferret_layout, row_cards_for
 from voicehost.host.clips import Playback, Said
-from voicehost.host.lines import spoken_list
+from voicehost.host.lines import Lines, spoken_list
+from voicehost.host.narrator import Narrator
+from voicehost.host.questions import Questions
+from voicehost.host.referee import Referee
 from voicehost.host.table import Choices, Seats, Table, Timer
 from voicehost.intents.grammar import Intent
 from voicehost.prompts_dir import load_yaml
@@ -73,6 +76,275 @@ def deck() -> list[PouchPair]:
     return [PouchPair.from_json(pair) for pair in load_yaml("ferret_out/pouches.yaml")["pouches"]]
 
 
+def read_or_played(lines: Lines, said: Said, read: str, played: str, lost: str,
+                   **facts: Any) -> str:
+    """What a player said: line `read` when its words can be read out, else its recording,
+    played after line `played` (line `lost` instead, if it is gone)."""
+    if said.readable() or not said.clip:
+        return lines(read, **facts)
+    return Playback(lines(played, **facts), said.clip, lines(lost, **facts))
+
+
+class FerretQuestions(Questions["FerretOutTable"]):
+    """Asks the number (the round's start said with it), each clue, the study, each
+    accusation and guess, the reveal, and whether the Weasel's guess was right."""
+
+    def __init__(self, table: FerretOutTable) -> None:
+        super().__init__(table)
+        self.prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
+
+    def opening(self) -> list[str]:
+        end = self.table.settings.end
+        ending = (self.lines("ending_rounds") if end == "rounds"
+                  else self.lines("ending_points", points=int(end)))
+        names = self.seats.names_of(range(self.table.game.players))
+        return [self.lines("intro", names=names, ending=ending)]
+
+    def _round_start(self) -> str:
+        game = self.table.game
+        if self.table.printed is not None:
+            start = self.lines("printed_round_start", round=game.round,
+                               cfo=self.seats.name_of(game.cfo))
+            layout = self.table.layout()
+            assert layout is not None  # a round starts once the deck number is known
+            on_card = layout.on_row_card(layout.rows[game.round - 1].row_card)
+            if game.round == 1:
+                deal = [self.lines("printed_deal", takes=self.takes(),
+                                   steps=self.fold_steps(),
+                                   rule=self.lines("slip_rule_row"))]
+                if layout.row_cards > 1:
+                    deal.append(self.lines("printed_row_cards", cards=layout.row_cards,
+                                           last=layout.rows[-1].round))
+                return " ".join([*deal, start])
+            if game.round == on_card[0].round:
+                return " ".join([start, self.lines("printed_next_card", row=game.round,
+                                                   last=on_card[-1].round)])
+            return start
+        sleeve = sleeve_for(game.round)
+        key = "tie_round" if game.round > 8 and game.settings.end == "rounds" else "round_start"
+        return self.lines(key, round=game.round, cfo=self.seats.name_of(game.cfo),
+                          sleeves=self.lines(f"sleeves_{sleeve.step}"))
+
+    def _first_time(self, kind: str) -> bool:
+        key = (self.table.game.round, kind)
+        first = key not in self.prompted
+        self.prompted.add(key)
+        return first
+
+    def ask(self, decision: Decision) -> str:
+        line, game = self.lines, self.table.game
+        long = decision.kind in LONG_PROMPTS and self._first_time(decision.kind)
+        if decision.kind == "number":
+            ask = line("number_prompt", cfo=self.seats.name_of(game.cfo))
+            return f"{self._round_start()} {ask}" if long else ask
+        if decision.kind == "study":
+            seconds = self.table.settings.study_seconds
+            return line("study_timer", seconds=seconds) if seconds else line("study_ready")
+        if decision.kind == "weasel":
+            return line("reveal_prompt")
+        if decision.kind == "guess_right":
+            return self._weasels_guess()
+        name = self.seats.name_of(decision.decider)
+        if decision.kind == "clue":
+            return line("clue_first" if long and not game.answers.clues else "clue_next", name=name)
+        if decision.kind == "accuse":
+            ask = line("accuse_prompt", name=name)
+            return f"{line('countdown')} {ask}" if long and not game.answers.accusations else ask
+        return line("guess_first" if long and not game.answers.guesses else "guess_next", name=name)
+
+    def _weasels_guess(self) -> str:
+        """Ask the Ferrets whether the Weasel's guess was their word: its words, or, when
+        they were not heard for sure, its recording."""
+        weasel = self.table.game.answers.weasel
+        said = Said.parse(self.table.game.answers.guesses[weasel])
+        return read_or_played(self.lines, said, "guess_right_prompt", "guess_right_played",
+                                    "guess_right_lost", name=self.seats.name_of(weasel),
+                                    word=said.words)
+
+    def say_options(self, decision: Decision) -> str:
+        kind, everyone = decision.kind, self.seats.named(range(self.table.game.players))
+        if kind == "accuse":
+            return self.lines("options_named",
+                              names=self.lines.either([*everyone, self.lines("myself")]))
+        if kind == "weasel":
+            return self.lines("options_weasel", names=self.lines.either(everyone))
+        if kind == "guess" and not decision.options:
+            return self.lines("options_guess_any")
+        return self.lines(f"options_{kind}")
+
+    def timer(self, decision: Decision) -> Timer | None:
+        seconds = self.table.settings.study_seconds
+        if decision.kind != "study" or not seconds:
+            return None
+        marks = {seconds // 2} | ({LAST_CALL_S} if seconds > 2 * LAST_CALL_S else set())
+        warnings = [(float(left), self.lines("time_left", seconds=left))
+                    for left in sorted(marks) if left > 1]
+        return Timer(float(seconds), "ready", self.lines("time_up"), warnings)
+
+    def context(self, decision: Decision) -> dict[str, Any]:
+        """Public facts for the event stream: the round and, once said aloud, the number."""
+        if self.table.waiting_for_deck():
+            return {}
+        return {"round": self.table.game.round, "number": self.table.game.answers.number}
+
+
+class FerretReferee(Referee["FerretOutTable"]):
+    """Hears the number, whom a player names, the Weasel, a guess and yes or no."""
+
+    def choices(self, decision: Decision) -> Choices:
+        kind = decision.kind
+        if kind == "clue" or not decision.options:
+            return []  # free speech: a clue, or a guess of any word (the boxed sleeves)
+        if kind == "study":
+            return self.ready_choices()
+        if kind == "number":
+            return self._number_choices(decision)
+        if kind in ("accuse", "weasel"):
+            patterns = self.table.intents["named" if kind == "accuse" else "weasel"]
+            chooser = decision.decider if kind == "accuse" else None
+            return self.seats.choices(decision.options, patterns, chooser)
+        if kind == "guess":
+            return [(Intent("choose", o), self.table.intents["guess_other"] if o == OTHER_WORD
+                     else [p.format(word=o) for p in self.table.intents["guess"]])
+                    for o in decision.options]
+        return [(Intent("choose", answer), templates)
+                for answer, templates in load_yaml("common/intents.yaml")["confirm"].items()]
+
+    def _number_choices(self, decision: Decision) -> Choices:
+        """The numbers of the sleeve's words and roll; and the numbers past them, heard so
+        that the rules refuse them and the host says the range."""
+        said = [(Intent("choose", o), self.table.intents["number"][o]) for o in decision.options]
+        numbers = enumerate(load_yaml("common/tokens.yaml")["numbers"], 1)
+        return said + [(Intent("choose", str(n)),
+                        [t.format(number=word) for t in self.table.intents["number_past"]])
+                       for n, word in numbers if str(n) not in decision.options]
+
+    def describe_choice(self, decision: Decision, value: str) -> str:
+        if decision.kind == "weasel":
+            return self.lines("weasel_was", name=self.seats.name_of(int(value)))
+        if decision.kind == "guess_right":
+            name = self.seats.name_of(self.table.game.answers.weasel)
+            return self.lines("guess_was_right" if value == "yes" else "guess_was_wrong",
+                              name=name)
+        name = self.seats.name_of(decision.decider)
+        if decision.kind == "accuse":
+            if int(value) == decision.decider:
+                return self.lines("named_self", name=name)
+            return self.lines("named", name=name, target=self.seats.name_of(int(value)))
+        if value == OTHER_WORD:
+            return self.lines("guessed_other", name=name)
+        return self.lines("guessed", name=name, word=value)
+
+    def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
+        if illegal.reason in ("clue_is_one_word", "guess_is_one_word"):
+            return self.lines("one_word")
+        if illegal.reason == "bad_number":
+            return self.lines("number_range")
+        return super().refuse(illegal, decision)
+
+
+class FerretNarrator(Narrator["FerretOutTable"]):
+    """Says the number, echoes each clue and reads them back, who named themselves, each
+    round's score and the winners."""
+
+    def _say_number_chosen(self, facts: dict[str, Any]) -> list[str]:
+        rolled = [self.lines("rolled", number=facts["number"])] if facts["rolled"] else []
+        return rolled + [self._number_line(facts["round"], facts["number"])]
+
+    def _number_line(self, round_number: int, number: int) -> str:
+        if self.table.printed is not None:
+            return self.lines("printed_number", number=number, row=round_number)
+        return self.lines("number_chosen", number=number)
+
+    def _say_clue_given(self, facts: dict[str, Any]) -> list[str]:
+        seat, said = facts["player"], Said.parse(facts["clue"])
+        name = self.seats.name_of(seat)
+        echo = (self.lines("clue_echo", name=name, clue=said.words) if said.readable()
+                else self.lines("clue_recorded", name=name))
+        if len(self.table.game.answers.clues) < self.table.game.players:
+            return [echo]
+        return [echo, self.lines("clues_intro"), *self.read_clues()]
+
+    def read_clues(self) -> list[str]:
+        """Every clue of the round in speaking order: its words, or its recording played."""
+        read: list[str] = []
+        for seat in self.table.game.speaking_order():
+            if seat not in self.table.game.answers.clues:
+                continue
+            said = Said.parse(self.table.game.answers.clues[seat])
+            read.append(read_or_played(self.lines, said, "clue_line", "clue_caption", "clue_lost",
+                                             name=self.seats.name_of(seat), clue=said.words))
+        return read
+
+    def _say_accusations_done(self, facts: dict[str, Any]) -> list[str]:
+        selves = facts["named_themselves"]
+        if not selves:
+            return [self.lines("nobody_self")]
+        key = "named_themselves" if len(selves) > 1 else "named_themselves_one"
+        return [self.lines(key, names=self.seats.names_of(selves))]
+
+    def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
+        said = [self.lines("round_over", round=facts["round"],
+                           weasel=self.seats.name_of(facts["weasel"]))]
+        layout = self.table.layout()
+        if layout is not None:
+            row = layout.rows[facts["round"] - 1]
+            at = row.ferret_words.index(facts["ferret_word"])
+            said.append(self.lines("printed_words", ferret=row.ferret_words[at],
+                                   weasel=row.weasel_words[at]))
+        for seat, points in enumerate(facts["points"]):
+            name = self.seats.name_of(seat)
+            reasons = [self.lines(f"reason_{award['rule']}") for award in facts["breakdown"]
+                       if award["seat"] == seat]
+            said.append(self.lines("score_line", name=name, reasons=spoken_list(reasons),
+                                   points=points) if points
+                        else self.lines("score_none", name=name))
+        return said + [self.scoreboard(facts["scores"])]
+
+    def _say_tie_break(self, facts: dict[str, Any]) -> list[str]:
+        return [self.lines("tie_break",
+                           names=self.seats.names_of(facts["leaders"]))]
+
+    def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
+        return [self.winners_line(facts)]
+
+    narrators = {
+        NumberChosen: _say_number_chosen,
+        ClueGiven: _say_clue_given,
+        AccusationsDone: _say_accusations_done,
+        RoundScored: _say_round_scored,
+        TieBreak: _say_tie_break,
+        GameOver: _say_game_over,
+        RoundStarted: None,  # the round's first question says it
+    }
+
+    def recap(self, decision: Decision) -> list[str]:
+        if self.table.waiting_for_deck():
+            return []
+        if decision.kind == "number":
+            return []  # the number's question starts with the round
+        recap = [self.lines("recap_round", round=self.table.game.round)]
+        if self.table.game.answers.number is not None:
+            recap.append(self._number_line(self.table.game.round, self.table.game.answers.number))
+        if self.table.game.answers.clues:
+            recap += [self.lines("recap_clues"), *self.read_clues()]
+        return recap
+
+    def tally(self) -> list[str]:
+        """This round's clues, read back (recordings played)."""
+        if self.table.waiting_for_deck() or not self.table.game.answers.clues:
+            return [self.lines("no_clues")]
+        return [self.lines("clues_intro"), *self.read_clues()]
+
+    def status(self) -> str:
+        game = self.table.game
+        if self.table.waiting_for_deck():
+            return self.table.questions.deck_prompt()
+        return " ".join([self.lines("status", round=game.round, cfo=self.seats.name_of(game.cfo),
+                                    phase=self.lines(f"phase_{game.phase}")),
+                         self.standings()])
+
+
 class FerretOutTable(Table):
     name = "ferret_out"
     title = TITLE
@@ -82,6 +354,9 @@ class FerretOutTable(Table):
     # The guess offers the round's twelve words, paired: shown, they would tell the Weasel the
     # Ferrets' word at the number.
     secret_options = frozenset({"guess"})
+    questions_type = FerretQuestions
+    referee_type = FerretReferee
+    narrator_type = FerretNarrator
 
     @classmethod
     def deck_words(cls) -> frozenset[str]:
@@ -91,7 +366,6 @@ class FerretOutTable(Table):
                  cards: str | None = None) -> None:
         self.pouches = deck()
         self.intents = load_yaml("ferret_out/intents.yaml")
-        self._prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
         super().__init__(seats, seed, settings or TableSettings(), cards)
 
     def _boxed_game(self) -> Any:
@@ -140,137 +414,7 @@ class FerretOutTable(Table):
         return Decision(kind, decider, options[kind],
                         scoring=kind not in ("number", "clue", "study"))
 
-    # -- words ----------------------------------------------------------------------------
-
-    def opening(self) -> list[str]:
-        end = self.settings.end
-        ending = (self.lines("ending_rounds") if end == "rounds"
-                  else self.lines("ending_points", points=int(end)))
-        return [self.lines("intro", names=self.names_of(range(self.game.players)), ending=ending)]
-
-    def _round_start(self) -> str:
-        game = self.game
-        if self.printed is not None:
-            start = self.lines("printed_round_start", round=game.round,
-                               cfo=self.name_of(game.cfo))
-            layout = self.layout()
-            assert layout is not None  # a round starts once the deck number is known
-            on_card = layout.on_row_card(layout.rows[game.round - 1].row_card)
-            if game.round == 1:
-                deal = [self.lines("printed_deal", takes=self.takes(),
-                                   steps=self.fold_steps(),
-                                   rule=self.lines("slip_rule_row"))]
-                if layout.row_cards > 1:
-                    deal.append(self.lines("printed_row_cards", cards=layout.row_cards,
-                                           last=layout.rows[-1].round))
-                return " ".join([*deal, start])
-            if game.round == on_card[0].round:
-                return " ".join([start, self.lines("printed_next_card", row=game.round,
-                                                   last=on_card[-1].round)])
-            return start
-        sleeve = sleeve_for(game.round)
-        key = "tie_round" if game.round > 8 and game.settings.end == "rounds" else "round_start"
-        return self.lines(key, round=game.round, cfo=self.name_of(game.cfo),
-                          sleeves=self.lines(f"sleeves_{sleeve.step}"))
-
-    def _first_time(self, kind: str) -> bool:
-        key = (self.game.round, kind)
-        first = key not in self._prompted
-        self._prompted.add(key)
-        return first
-
-    def ask(self, decision: Decision) -> str:
-        line, game = self.lines, self.game
-        long = decision.kind in LONG_PROMPTS and self._first_time(decision.kind)
-        if decision.kind == "number":
-            ask = line("number_prompt", cfo=self.name_of(game.cfo))
-            return f"{self._round_start()} {ask}" if long else ask
-        if decision.kind == "study":
-            seconds = self.settings.study_seconds
-            return line("study_timer", seconds=seconds) if seconds else line("study_ready")
-        if decision.kind == "weasel":
-            return line("reveal_prompt")
-        if decision.kind == "guess_right":
-            return self._weasels_guess()
-        name = self.name_of(decision.decider)
-        if decision.kind == "clue":
-            return line("clue_first" if long and not game.clues else "clue_next", name=name)
-        if decision.kind == "accuse":
-            ask = line("accuse_prompt", name=name)
-            return f"{line('countdown')} {ask}" if long and not game.accusations else ask
-        return line("guess_first" if long and not game.guesses else "guess_next", name=name)
-
-    def _weasels_guess(self) -> str:
-        """Ask the Ferrets whether the Weasel's guess was their word: its words, or, when
-        they were not heard for sure, its recording."""
-        weasel = self.game.weasel
-        said = Said.parse(self.game.guesses[weasel])
-        return self._read_or_played(said, "guess_right_prompt", "guess_right_played",
-                                    "guess_right_lost", name=self.name_of(weasel),
-                                    word=said.words)
-
-    def _read_or_played(self, said: Said, read: str, played: str, lost: str,
-                        **facts: Any) -> str:
-        """What a player said: line `read` when its words can be read out, else its
-        recording, played after line `played` (line `lost` instead, if it is gone)."""
-        if said.readable() or not said.clip:
-            return self.lines(read, **facts)
-        return Playback(self.lines(played, **facts), said.clip, self.lines(lost, **facts))
-
-    def choices(self, decision: Decision) -> Choices:
-        kind = decision.kind
-        if kind == "clue" or not decision.options:
-            return []  # free speech: a clue, or a guess of any word (the boxed sleeves)
-        if kind == "study":
-            return self.ready_choices()
-        if kind == "number":
-            return self._number_choices(decision)
-        if kind in ("accuse", "weasel"):
-            patterns = self.intents["named" if kind == "accuse" else "weasel"]
-            chooser = decision.decider if kind == "accuse" else None
-            return self.seat_choices(decision.options, patterns, chooser)
-        if kind == "guess":
-            return [(Intent("choose", o), self.intents["guess_other"] if o == OTHER_WORD
-                     else [p.format(word=o) for p in self.intents["guess"]])
-                    for o in decision.options]
-        return [(Intent("choose", answer), templates)
-                for answer, templates in load_yaml("common/intents.yaml")["confirm"].items()]
-
-    def _number_choices(self, decision: Decision) -> Choices:
-        """The numbers of the sleeve's words and roll; and the numbers past them, heard so
-        that the rules refuse them and the host says the range."""
-        said = [(Intent("choose", o), self.intents["number"][o]) for o in decision.options]
-        numbers = enumerate(load_yaml("common/tokens.yaml")["numbers"], 1)
-        return said + [(Intent("choose", str(n)),
-                        [t.format(number=word) for t in self.intents["number_past"]])
-                       for n, word in numbers if str(n) not in decision.options]
-
-    def say_options(self, decision: Decision) -> str:
-        kind = decision.kind
-        if kind == "accuse":
-            return self.lines("options_named",
-                              names=self.names_or(range(self.game.players), self.lines("myself")))
-        if kind == "weasel":
-            return self.lines("options_weasel", names=self.names_or(range(self.game.players)))
-        if kind == "guess" and not decision.options:
-            return self.lines("options_guess_any")
-        return self.lines(f"options_{kind}")
-
-    def describe_choice(self, decision: Decision, value: str) -> str:
-        if decision.kind == "weasel":
-            return self.lines("weasel_was", name=self.name_of(int(value)))
-        if decision.kind == "guess_right":
-            name = self.name_of(self.game.weasel)
-            return self.lines("guess_was_right" if value == "yes" else "guess_was_wrong",
-                              name=name)
-        name = self.name_of(decision.decider)
-        if decision.kind == "accuse":
-            if int(value) == decision.decider:
-                return self.lines("named_self", name=name)
-            return self.lines("named", name=name, target=self.name_of(int(value)))
-        if value == OTHER_WORD:
-            return self.lines("guessed_other", name=name)
-        return self.lines("guessed", name=name, word=value)
+    # -- what the host hears ----------------------------------------------------------------
 
     def refuse_choice(self, decision: Decision, value: str) -> str | None:
         """A "word" longer than any word is refused (a typed line, not a clue). A clue on the
@@ -279,126 +423,3 @@ class FerretOutTable(Table):
         if decision.kind in ("clue", "guess") and len(Said.parse(value).words) > LONGEST_CLUE:
             return self.lines("clue_too_long", letters=LONGEST_CLUE)
         return None
-
-    def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
-        if illegal.reason in ("clue_is_one_word", "guess_is_one_word"):
-            return self.lines("one_word")
-        if illegal.reason == "bad_number":
-            return self.lines("number_range")
-        return self.lines("options", options=self.options_spoken(decision))
-
-    def timer(self, decision: Decision) -> Timer | None:
-        seconds = self.settings.study_seconds
-        if decision.kind != "study" or not seconds:
-            return None
-        marks = {seconds // 2} | ({LAST_CALL_S} if seconds > 2 * LAST_CALL_S else set())
-        warnings = [(float(left), self.lines("time_left", seconds=left))
-                    for left in sorted(marks) if left > 1]
-        return Timer(float(seconds), "ready", self.lines("time_up"), warnings)
-
-    # -- events ---------------------------------------------------------------------------
-
-    def _say_number_chosen(self, facts: dict[str, Any]) -> list[str]:
-        rolled = [self.lines("rolled", number=facts["number"])] if facts["rolled"] else []
-        return rolled + [self._number_line(facts["round"], facts["number"])]
-
-    def _number_line(self, round_number: int, number: int) -> str:
-        if self.printed is not None:
-            return self.lines("printed_number", number=number, row=round_number)
-        return self.lines("number_chosen", number=number)
-
-    def _say_clue_given(self, facts: dict[str, Any]) -> list[str]:
-        seat, said = facts["player"], Said.parse(facts["clue"])
-        name = self.name_of(seat)
-        echo = (self.lines("clue_echo", name=name, clue=said.words) if said.readable()
-                else self.lines("clue_recorded", name=name))
-        if len(self.game.clues) < self.game.players:
-            return [echo]
-        return [echo, self.lines("clues_intro"), *self.read_clues()]
-
-    def read_clues(self) -> list[str]:
-        """Every clue of the round in speaking order: its words, or its recording played."""
-        read: list[str] = []
-        for seat in self.game.speaking_order():
-            if seat not in self.game.clues:
-                continue
-            said = Said.parse(self.game.clues[seat])
-            read.append(self._read_or_played(said, "clue_line", "clue_caption", "clue_lost",
-                                             name=self.name_of(seat), clue=said.words))
-        return read
-
-    def _say_accusations_done(self, facts: dict[str, Any]) -> list[str]:
-        selves = facts["named_themselves"]
-        if not selves:
-            return [self.lines("nobody_self")]
-        key = "named_themselves" if len(selves) > 1 else "named_themselves_one"
-        return [self.lines(key, names=self.names_of(selves))]
-
-    def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
-        said = [self.lines("round_over", round=facts["round"],
-                           weasel=self.name_of(facts["weasel"]))]
-        layout = self.layout()
-        if layout is not None:
-            row = layout.rows[facts["round"] - 1]
-            at = row.ferret_words.index(facts["ferret_word"])
-            said.append(self.lines("printed_words", ferret=row.ferret_words[at],
-                                   weasel=row.weasel_words[at]))
-        for seat, points in enumerate(facts["points"]):
-            name = self.name_of(seat)
-            reasons = [self.lines(f"reason_{award['rule']}") for award in facts["breakdown"]
-                       if award["seat"] == seat]
-            said.append(self.lines("score_line", name=name, reasons=spoken_list(reasons),
-                                   points=points) if points
-                        else self.lines("score_none", name=name))
-        return said + [self.scoreboard(facts["scores"])]
-
-    def _say_tie_break(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("tie_break",
-                           names=self.names_of(facts["leaders"]))]
-
-    def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
-        return [self.winners_line(facts)]
-
-    narrators = {
-        NumberChosen: _say_number_chosen,
-        ClueGiven: _say_clue_given,
-        AccusationsDone: _say_accusations_done,
-        RoundScored: _say_round_scored,
-        TieBreak: _say_tie_break,
-        GameOver: _say_game_over,
-        RoundStarted: None,  # the round's first question says it
-    }
-
-    # -- what the table can ask for -------------------------------------------------------
-
-    def context(self, decision: Decision) -> dict[str, Any]:
-        """Public facts for the event stream: the round and, once said aloud, the number."""
-        if self.waiting_for_deck():
-            return {}
-        return {"round": self.game.round, "number": self.game.number}
-
-    def recap(self, decision: Decision) -> list[str]:
-        if self.waiting_for_deck():
-            return []
-        if decision.kind == "number":
-            return []  # the number's question starts with the round
-        recap = [self.lines("recap_round", round=self.game.round)]
-        if self.game.number is not None:
-            recap.append(self._number_line(self.game.round, self.game.number))
-        if self.game.clues:
-            recap += [self.lines("recap_clues"), *self.read_clues()]
-        return recap
-
-    def tally(self) -> list[str]:
-        """This round's clues, read back (recordings played)."""
-        if self.waiting_for_deck() or not self.game.clues:
-            return [self.lines("no_clues")]
-        return [self.lines("clues_intro"), *self.read_clues()]
-
-    def status(self) -> str:
-        game = self.game
-        if self.waiting_for_deck():
-            return self.deck_prompt()
-        return " ".join([self.lines("status", round=game.round, cfo=self.name_of(game.cfo),
-                                    phase=self.lines(f"phase_{game.phase}")),
-                         self.standings()])

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from voicehost.games.base import Action
-from voicehost.host import dialogue
+from voicehost.host import exchange
 from voicehost.host.clips import Playback, load_clip, save_clip
-from voicehost.host.dialogue import Answer, Command, Dialogue, Outcome, Steps
+from voicehost.host.dialogue import Dialogue, Outcome
 from voicehost.host.events import EventStream
+from voicehost.host.exchange import Answer, Command, Steps
 from voicehost.host.table import Table
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, MicrophoneLost, Voice
@@ -42,38 +43,38 @@ class Host:
 
     def drive(self, steps: Steps[Any]) -> Any:
         """Carry out `steps` of the dialogue to their end; what they came to."""
-        self.dialogue.too_loud = self.voice.too_loud()
+        self.dialogue.listening.too_loud = self.voice.too_loud()
         commands = self.dialogue.begin(steps)
         while True:
             *now, waiting = commands
             for command in now:
                 self.carry_out(command)
-            if isinstance(waiting, dialogue.Done):
+            if isinstance(waiting, exchange.Done):
                 return waiting.result
             commands = self.dialogue.receive(self.answer(waiting))
 
     def carry_out(self, command: Command) -> None:
-        if isinstance(command, dialogue.Say):
+        if isinstance(command, exchange.Say):
             self.say(command.lines)
-        elif isinstance(command, dialogue.Emit):
+        elif isinstance(command, exchange.Emit):
             self.events.emit(command.event)
-        elif isinstance(command, dialogue.Append):
+        elif isinstance(command, exchange.Append):
             self.journal.append(command.record)
         else:
             raise TypeError(f"{command!r} waits for an answer")
 
     def answer(self, command: Command) -> Answer:
-        if isinstance(command, dialogue.Listen):
+        if isinstance(command, exchange.Listen):
             return self.listen(command)
-        if isinstance(command, dialogue.WaitForMicrophone):
+        if isinstance(command, exchange.WaitForMicrophone):
             self.voice.wait_for_microphone()
-        elif isinstance(command, dialogue.Keep):
-            return dialogue.Kept(save_clip(self.journal.path, command.pcm, command.label))
-        elif not isinstance(command, dialogue.Now):
+        elif isinstance(command, exchange.Keep):
+            return exchange.Kept(save_clip(self.journal.path, command.pcm, command.label))
+        elif not isinstance(command, exchange.Now):
             raise TypeError(f"{command!r} waits for no answer")
-        return dialogue.Tick(self.clock())
+        return exchange.Tick(self.clock())
 
-    def listen(self, command: dialogue.Listen) -> Answer:
+    def listen(self, command: exchange.Listen) -> Answer:
         try:
             if command.free:
                 recording = self.voice.record(command.phrases)
@@ -81,12 +82,12 @@ class Host:
             else:
                 recording, hearing = None, self.voice.listen(command.phrases, command.timeout_s)
         except MicrophoneLost:
-            return dialogue.MicLost(self.clock())
+            return exchange.MicLost(self.clock())
         except EndOfInput:
-            return dialogue.InputEnded(self.clock())
+            return exchange.InputEnded(self.clock())
         if hearing is None:
-            return dialogue.Silence(self.clock(), self.voice.too_loud())
-        return dialogue.Heard(self.clock(), self.voice.too_loud(), hearing, recording)
+            return exchange.Silence(self.clock(), self.voice.too_loud())
+        return exchange.Heard(self.clock(), self.voice.too_loud(), hearing, recording)
 
     def say(self, items: list[str]) -> None:
         """Say the lines; where one plays a recording, say the text up to it (its caption

@@ -27,6 +27,12 @@ class Lines:
         """`n` things, said with `key` ("{n} rounds"), or `key`_one when n is 1 ("one round")."""
         return self(f"{key}_one" if n == 1 and f"{key}_one" in self.table else key, n=n)
 
+    def either(self, items: list[str]) -> str:
+        """"Fox, Owl or Bear": one of them, to choose."""
+        if len(items) < 2:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self('or')} {items[-1]}"
+
 
 def spoken_list(items: list[str]) -> str:
     """"fox", "fox and owl", "fox, owl and bear"."""

@@ -1,49 +1,64 @@
 """What the host needs from each game besides its rules: the words for its decisions and events.
 
-`Table` declares every hook the host calls. The hooks a game must fill in are abstract (a game
-registered without one is refused, see registry.py); the rest have defaults. The table owns
-the plumbing every game shares: seats and names, the printed deck's number (its own decision,
-heard digit by digit), re-building the rules engine from the journal, and standings.
+A game's table builds its rules engine and holds three parts, each with one job: its
+`Questions` (what the host asks), its `Referee` (what a heard choice means, read back or
+refused) and its `Narrator` (what happened, and where the game stands). The hooks a game must
+fill in are abstract (a game registered without one is refused, see registry.py); the rest have
+defaults. The table owns the plumbing every game shares: seats and names, the printed deck's
+number (its own decision, heard digit by digit), re-building the rules engine from the
+journal, and the settings.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from voicehost.games.base import Action, Decision, Event, Game, IllegalAction, setting_range
+from voicehost.games.base import Action, Decision, Event, Game, setting_range
 from voicehost.games.deck import Deck
 from voicehost.games.printed import (
     DECK_DECISION,
-    DeckDigits,
-    DeckRead,
-    DeckRefused,
     PrintedCards,
     check_deck,
     dealt_letters,
     known_deck,
 )
-from voicehost.host.deck_number import DeckNumberGrammar, first_groups, say_digits
+from voicehost.host.deck_number import DeckNumberGrammar, first_groups
 from voicehost.host.lines import Lines, spoken_list
 from voicehost.intents.grammar import Grammar, Intent, fold
 from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import VERSION
 
+if TYPE_CHECKING:
+    from voicehost.host.narrator import Narrator
+    from voicehost.host.questions import Questions
+    from voicehost.host.referee import Referee
+
 Choices = list[tuple[Intent, list[str]]]  # each option's intent and the phrases that say it
-Narrator = Callable[[Any, dict[str, Any]], list[str]]  # a table method: an event's facts → lines
 
 
 @dataclass(frozen=True)
 class Seats:
-    """How the table names its players: seat names (token icons or given names)."""
+    """How the table names its players: seat names (token icons or given names), as the host
+    says them and as the players may say them."""
 
     names: tuple[str, ...]
 
     @classmethod
     def default(cls, players: int) -> Seats:
         return cls(tuple(load_yaml("common/tokens.yaml")["tokens"][:players]))
+
+    def name_of(self, seat: int) -> str:
+        return self.names[seat].title()
+
+    def named(self, seats: Sequence[int]) -> list[str]:
+        return [self.name_of(seat) for seat in seats]
+
+    def names_of(self, seats: Sequence[int]) -> str:
+        """"Fox, Owl and Bear"."""
+        return spoken_list(self.named(seats))
 
     def spellings(self, seat: int) -> list[str]:
         """A seat's name as given, and without its accents when it has any ("zoë", "zoe")."""
@@ -56,6 +71,19 @@ class Seats:
         patterns = load_yaml("common/intents.yaml")["seat"]
         return list(dict.fromkeys(p.format(name=name, number=number)
                                   for p in patterns for name in self.spellings(seat)))
+
+    def targets(self, seat: int, chooser: int | None) -> list[str]:
+        """Every way to name `seat`, with "myself" when it is the chooser's own."""
+        own = load_yaml("common/intents.yaml")["self"] if seat == chooser else []
+        return self.templates(seat) + own
+
+    def choices(self, options: Sequence[str], patterns: Sequence[str],
+                chooser: int | None) -> Choices:
+        """Seats as options: every pattern ("I point at {target}") with every way to name
+        the seat, and "myself" for the chooser's own."""
+        return [(Intent("choose", option),
+                 [p.format(target=t) for p in patterns for t in self.targets(int(option), chooser)])
+                for option in options]
 
 
 @dataclass(frozen=True)
@@ -100,7 +128,8 @@ def check_settings(settings: Any) -> None:
 
 class Table(ABC):
     """One game as the host sees it. `game` is the pure rules engine (wrapped in PrintedCards
-    while a printed deck's number is being read), rebuilt by `replay`.
+    while a printed deck's number is being read), rebuilt by `replay`; `questions`, `referee`
+    and `narrator` are the game's words, built from the types its table names.
 
     A game's table sets what its own words need, then calls `Table.__init__`, which checks
     printed cards and builds the engine. The journal's setup record holds exactly the
@@ -111,18 +140,21 @@ class Table(ABC):
     deck_game: ClassVar[str]  # the game's name on the command line and in deck numbers
     decisions: ClassVar[tuple[str, ...]]  # the kinds of decision the players make
     settings_type: ClassVar[type[Any]]
+    questions_type: ClassVar[type[Questions[Any]]]
+    referee_type: ClassVar[type[Referee[Any]]]
+    narrator_type: ClassVar[type[Narrator[Any]]]
     secret_options: ClassVar[frozenset[str]] = frozenset()  # decisions whose options a
     # display must not show (they would give a secret away)
     score_events: ClassVar[tuple[str, ...]] = ()  # rules events streamed as "score" events
-    # each kind of event of the rules → the table's method that says it, or None: the host
-    # says nothing of it (what follows says it); the printed deck's events are the base's
-    narrators: ClassVar[Mapping[type[Event], Narrator | None]] = {}
     seats: Seats
     seed: int
     settings: Any  # the game's settings_type
     cards: str | None  # None: the boxed game; "ask", or a deck number: printed cards
     lines: Lines
     game: Any  # the rules engine (a Game), or PrintedCards around it
+    questions: Questions[Any]
+    referee: Referee[Any]
+    narrator: Narrator[Any]
 
     seated_by_deck: bool = False  # the printed deck's number tells how many play
 
@@ -144,6 +176,9 @@ class Table(ABC):
         if cards is not None:
             self._check_printed(cards)
         self.game = self._new_game()
+        self.questions = self.questions_type(self)
+        self.referee = self.referee_type(self)
+        self.narrator = self.narrator_type(self)
 
     @classmethod
     def from_options(cls, seats: Seats, seed: int, settings: dict[str, Any],
@@ -202,23 +237,6 @@ class Table(ABC):
             events = self.game.apply(action)
         return events
 
-    def name_of(self, seat: int) -> str:
-        return self.seats.names[seat].title()
-
-    def names_of(self, seats: Sequence[int]) -> str:
-        """"Fox, Owl and Bear"."""
-        return spoken_list([self.name_of(seat) for seat in seats])
-
-    def either(self, items: Sequence[str]) -> str:
-        """"Fox, Owl or Bear": one of them, to choose."""
-        if len(items) < 2:
-            return "".join(items)
-        return f"{', '.join(items[:-1])} {self.lines('or')} {items[-1]}"
-
-    def names_or(self, seats: Sequence[int], *more: str) -> str:
-        """"Fox, Owl or Bear" (and `more`, "myself": "Fox, Owl or myself")."""
-        return self.either([self.name_of(seat) for seat in seats] + list(more))
-
     # -- the rules engine, boxed or printed -------------------------------------------------
 
     @abstractmethod
@@ -250,18 +268,6 @@ class Table(ABC):
         """The card each seat takes, seat by seat: shuffled by the game's seed."""
         return dealt_letters(self.seed, len(self.seats.names))
 
-    def takes(self) -> str:
-        """"Fox, take letter C. Owl, take letter A." for dealing printed cards by voice."""
-        return " ".join(self.lines("take_card", name=self.name_of(seat), letter=letter)
-                        for seat, letter in enumerate(self.card_letters()))
-
-    def fold_steps(self) -> str:
-        """How to make the printed pages without seeing a secret, as their first page says."""
-        return " ".join(load_yaml("cards/fold.yaml")["fold_steps"])
-
-    def deck_prompt(self) -> str:
-        return self.lines("deck_ask_rest" if self.game.heard else "deck_ask")
-
     def secrets(self) -> dict[str, Any] | None:
         """What the host knows and the table must not hear before each reveal (for the event
         stream, marked secret); None while the cards are the boxed ones or not known yet."""
@@ -276,25 +282,13 @@ class Table(ABC):
         """The game's own secrets on printed cards (who is in which squad, ...)."""
         return {}
 
-    # -- what the host asks and hears -------------------------------------------------------
-
-    def prompt(self, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION:
-            return self.deck_prompt()
-        return self.ask(decision)
-
     @abstractmethod
-    def ask(self, decision: Decision) -> str:
-        """The line that asks the decider for this decision."""
+    def example_decision(self, kind: str, which: int = 0) -> Decision:
+        """The decision of `kind` as the host would ask it, for `voicehost hear`: `which` is
+        the seat asked (Ferret Out: the pouch pair whose words a guess offers). May move this
+        table's game to a moment where `kind` is pending."""
 
-    def ask_again(self, decision: Decision) -> str:
-        """The question alone, asked again after a miss: the game's `again_<kind>` line where
-        the first asking also explains (a deal, a new phase), else the same line."""
-        again = f"again_{decision.kind}"
-        if again not in self.lines.table:
-            return self.prompt(decision)
-        name = self.name_of(decision.decider) if decision.decider is not None else ""
-        return self.lines(again, name=name)
+    # -- what the host hears ----------------------------------------------------------------
 
     def grammar(self, decision: Decision, commands: Choices) -> Grammar:
         """What the host accepts while `decision` is pending: its options and every command.
@@ -302,155 +296,21 @@ class Table(ABC):
         if decision.kind == DECK_DECISION:
             first = None if self.game.heard else first_groups(self.deck_game)
             return DeckNumberGrammar(commands, first)
-        return Grammar.build(self.choices(decision) + commands)
-
-    @abstractmethod
-    def choices(self, decision: Decision) -> Choices:
-        """Each option of `decision` and the phrases that choose it ([] for free speech)."""
-
-    def ready_choices(self) -> Choices:
-        return [(Intent("choose", "ready"), load_yaml("common/intents.yaml")["ready"]["ready"])]
-
-    def seat_choices(self, options: Sequence[str], patterns: Sequence[str],
-                     chooser: int | None) -> Choices:
-        """Seats as options: every pattern ("I point at {target}") with every way to name
-        the seat, and "myself" for the chooser's own."""
-        return [(Intent("choose", option),
-                 [p.format(target=t) for p in patterns for t in self.targets(int(option), chooser)])
-                for option in options]
-
-    def targets(self, seat: int, chooser: int | None) -> list[str]:
-        """Every way to name `seat`, with "myself" when it is the chooser's own."""
-        own = load_yaml("common/intents.yaml")["self"] if seat == chooser else []
-        return self.seats.templates(seat) + own
-
-    def options_spoken(self, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION:
-            return self.lines("deck_options")
-        return self.say_options(decision)
-
-    @abstractmethod
-    def say_options(self, decision: Decision) -> str:
-        """The options, read aloud after a player was not understood twice."""
-
-    def action_for(self, decision: Decision, value: str) -> Action:
-        return Action(decision.kind, decision.decider, value)
-
-    @abstractmethod
-    def describe_choice(self, decision: Decision, value: str) -> str:
-        """A scoring choice read back for confirmation ("Fox pointed at Owl")."""
-
-    def describe_action(self, action: Action) -> str:
-        """A past move in words, for "Undone: ...": the game's `undone_<kind>` line, told the
-        player's `name` and the `choice`."""
-        name = self.name_of(action.player) if action.player is not None else ""
-        return self.lines(f"undone_{action.kind}", name=name, choice=action.choice)
-
-    def skip_action(self, decision: Decision) -> Action | None:
-        """The action "skip" takes at this decision, or None when nothing can be skipped."""
-        return None
-
-    def timer(self, decision: Decision) -> Timer | None:
-        """A clock that also ends this decision, or None."""
-        return None
+        return Grammar.build(self.referee.choices(decision) + commands)
 
     def refuse_choice(self, decision: Decision, value: str) -> str | None:
         """Why a choice breaks a rule the rules engine cannot judge (it never reads what a
         player said, only the choice), for the table; None when it does not."""
         return None
 
-    def follow_ups(self, decision: Decision, half: str) -> Choices:
-        """The rest of a half move (`half`, a choice the rules refused as incomplete: "discard"
-        with no card), said alone once the host has asked for it ("which card?" "Energy.")."""
-        return []
 
-    def refusal(self, illegal: IllegalAction, decision: Decision) -> str:
-        if decision.kind == DECK_DECISION and illegal.reason in self.lines.table:
-            return self.lines(illegal.reason, **illegal.facts)
-        return self.refuse(illegal, decision)
+GameTable = TypeVar("GameTable", bound=Table)
 
-    def refuse(self, illegal: IllegalAction, decision: Decision) -> str:
-        """Why the rules refused a choice, for the table."""
-        return self.lines("options", options=self.options_spoken(decision))
 
-    # -- what happened ----------------------------------------------------------------------
+class TablePart(ABC, Generic[GameTable]):
+    """One of a table's parts: it speaks with the table's lines and names its seats."""
 
-    def narrate(self, events: Sequence[Event]) -> list[str]:
-        said: list[str] = []
-        for event in events:
-            said += self.say(event)
-        return said
-
-    def say(self, event: Event) -> list[str]:
-        """One event in words, as its narrator says it (the registry refuses a table without
-        one for an event of its rules)."""
-        kind = type(event)
-        narrator = self.narrators[kind] if kind in self.narrators else Table.deck_narrators[kind]
-        return [] if narrator is None else narrator(self, event.facts)
-
-    @classmethod
-    def unnarrated(cls, events: Sequence[type[Event]]) -> list[str]:
-        """The kinds of `events` this table neither narrates nor declares silent."""
-        return [event.kind for event in events
-                if event not in Table.deck_narrators and event not in cls.narrators]
-
-    def _say_deck_digits(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_digits", digits=say_digits(facts["said"]).capitalize())]
-
-    def _say_deck_refused(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines(facts["reason"], **facts)]
-
-    def _say_deck_read(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("deck_read", printed=Deck.read(facts["deck"]).printed)]
-
-    deck_narrators: ClassVar[Mapping[type[Event], Narrator | None]] = {
-        DeckDigits: _say_deck_digits,
-        DeckRefused: _say_deck_refused,
-        DeckRead: _say_deck_read,
-    }
-
-    def winners_line(self, facts: dict[str, Any]) -> str:
-        winners = facts["winners"]
-        key = "winner" if len(winners) == 1 else "winners"
-        return self.lines(key, winners=self.names_of(winners),
-                          points=facts["scores"][winners[0]])
-
-    @abstractmethod
-    def example_decision(self, kind: str, which: int = 0) -> Decision:
-        """The decision of `kind` as the host would ask it, for `voicehost hear`: `which` is
-        the seat asked (Ferret Out: the pouch pair whose words a guess offers). May move this
-        table's game to a moment where `kind` is pending."""
-
-    # -- what the table can ask for ---------------------------------------------------------
-
-    @abstractmethod
-    def opening(self) -> list[str]:
-        """What the host says before the first decision of a new game."""
-
-    def context(self, decision: Decision) -> dict[str, Any]:
-        """Public facts for the `listen` event (round, card, ...)."""
-        return {}
-
-    def recap(self, decision: Decision) -> list[str]:
-        """Where the game stands, said when a saved game is resumed."""
-        return []
-
-    def help(self) -> str:
-        return self.lines("help")
-
-    def scoreboard(self, scores: Sequence[int]) -> str:
-        order = sorted(range(len(scores)), key=lambda s: -scores[s])
-        items = [self.lines("score_item", name=self.name_of(s), points=scores[s])
-                 for s in order]
-        return self.lines("standings", scores=", ".join(items))
-
-    def standings(self) -> str:
-        return self.scoreboard(self.game.scores)
-
-    @abstractmethod
-    def tally(self) -> list[str]:
-        """What "tally" reads back (the answers so far, the clues, the discard pile)."""
-
-    @abstractmethod
-    def status(self) -> str:
-        """Where the game stands, for "status"."""
+    def __init__(self, table: GameTable) -> None:
+        self.table = table
+        self.lines = table.lines
+        self.seats = table.seats

@@ -79,6 +79,9 @@ class QuietVoice:
     def play(self, pcm: bytes) -> None:
         self.said.append(f"[recording, {len(pcm)} bytes]")
 
+    def sound(self, name: str) -> None:
+        self.said.append(f"[{name}]")
+
     def too_loud(self) -> bool:
         return False
 

@@ -29,6 +29,7 @@ from wyoming.info import AsrModel, AsrProgram, Attribution, Describe, Info, TtsP
 from wyoming.server import AsyncEventHandler, AsyncServer
 from wyoming.tts import Synthesize
 
+from voicehost.intents.understand import reading_of
 from voicehost.lab.satellite import free_port, serves
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
@@ -104,7 +105,7 @@ async def serve(kind: str, uri: str, delay_s: float) -> None:
     if kind == "asr":
         from voicehost.speech.whisper_engine import WhisperRecognizer
 
-        engine: Any = WhisperRecognizer()
+        engine: Any = WhisperRecognizer(reader=reading_of)
     else:
         engine = piper_render
         piper_render("ready")  # load the voice before the first request

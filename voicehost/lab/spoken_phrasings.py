@@ -4,7 +4,7 @@ engine limited to the moment's phrases, read by the host's matcher (scripts/meas
 
 A phrasing is said the way `voicehost.lab.phrasings.taken` types it, but the text that reaches
 the matcher is what the engine heard: `grammar.match(spell_numbers(hearing.text))`, as
-`Dialogue.hear` does; free speech goes `Dialogue.hear_free`'s way (a command heard whole, else
+`Listening.hear` does; free speech goes `Listening.hear_free`'s way (a command heard whole, else
 `said_from` of the free transcript, else the recording is kept).
 """
 
@@ -23,6 +23,7 @@ from voicehost.door import refuse
 from voicehost.host.clips import said_from
 from voicehost.host.grammars import confirm_grammar, decision_grammar, spell_numbers
 from voicehost.intents.grammar import Grammar
+from voicehost.intents.understand import reading_of
 from voicehost.lab.phrasings import REFUSED, Phrasing, said, said_as, table_at
 from voicehost.lab.voices import HELD_OUT, TUNE, Voice, speak
 from voicehost.speech.base import Recognizer, recognize
@@ -178,7 +179,7 @@ def run_spoken(phrasings: Sequence[Phrasing], args: argparse.Namespace) -> None:
 
     kinds = set(args.kinds.split(",")) if args.kinds else None
     chosen = [p for p in phrasings if p.half == args.half and (kinds is None or p.kind in kinds)]
-    recognizer, _ = make_recognizer(args.engine, deck_words())
+    recognizer, _ = make_recognizer(args.engine, deck_words(), reading_of)
     whisper = getattr(recognizer, "short", recognizer)
     if (args.floor is not None or args.no_letters) and not hasattr(whisper, "floor"):
         refuse(f"--floor and --no-letters are Whisper's; the engine {args.engine} is not.")

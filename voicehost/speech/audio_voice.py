@@ -30,8 +30,10 @@ class AudioVoice:
     typed = False
 
     def __init__(self, mouth: Mouth, ears: Ears, listen_timeout_s: float = 12.0,
-                 console: TextIO | None = None, captions: bool = False) -> None:
+                 console: TextIO | None = None, captions: bool = False,
+                 sounds: bool = True) -> None:
         self.mouth = mouth
+        self.sounds = sounds  # False: --sounds off
         self.ears = ears
         self.listen_timeout_s = listen_timeout_s
         self.console = console or sys.stdout  # where the lines go while the speaker is lost
@@ -68,6 +70,10 @@ class AudioVoice:
         seconds = len(pcm) / SAMPLE_WIDTH / SAMPLE_RATE
         self._to_speaker(lambda: self.mouth.play_pcm(pcm),
                          f"[a recording would play here, {seconds:.1f} s]")
+
+    def sound(self, name: str) -> None:
+        if self.sounds:
+            self._to_speaker(lambda: self.mouth.play_sound(name), f"[{name}]")
 
     def too_loud(self) -> bool:
         return self.ears.room.too_loud()

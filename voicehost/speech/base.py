@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from voicehost.voice import Hearing
@@ -35,6 +35,43 @@ class Recognizer(Protocol):
 
     def finish(self) -> Hearing:
         """End the utterance and return what was heard."""
+
+
+class PhraseReading(Protocol):
+    """The offered phrases as people say them around the phrases' words: what an engine that
+    also hears freely asks of the rooms above (voicehost.intents.understand), never deciding
+    itself what a transcript names."""
+
+    words: frozenset[str]  # every word of every phrase
+    readings: Mapping[tuple[str, ...], str]  # every phrase as the matcher reads it → it
+
+    def read(self, words: Sequence[str]) -> tuple[str, ...]:
+        """`words` as the matcher reads them among the phrases."""
+
+    def wraps(self, words: Sequence[str]) -> bool:
+        """Whether `words` are only words people wrap answers in."""
+
+    def ways(self, phrase: str) -> list[tuple[str, ...]]:
+        """`phrase` and each other way people say it that reads as it."""
+
+    def fillers(self) -> list[tuple[str, ...]]:
+        """The phrases an answer may be heard wrapped in."""
+
+    def held(self, words: Sequence[str]) -> list[str]:
+        """The phrases `words` hold, longest first."""
+
+    def around(self, reading: Sequence[str], phrase: str) -> bool:
+        """Whether `reading` is `phrase` among nothing but the phrases' words."""
+
+    def with_free(self, best: str, heard: str, free_text: str, looped: bool = False) -> str:
+        """What the matcher is given for the best phrase and the free transcript."""
+
+    def snap(self, transcript: str) -> tuple[str, float]:
+        """The phrase a free transcript is, and how sure; "" and 0 when none."""
+
+
+# the reading of one decision's phrases (voicehost.intents.understand.reading_of)
+Reader = Callable[[Sequence[str]], PhraseReading]
 
 
 class Wrapping:

@@ -14,31 +14,34 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voicehost.folders import models_dir as models_home
-from voicehost.speech.base import Recognizer
+from voicehost.speech.base import Reader, Recognizer
 
 # one line of `voicehost doctor`: what, fine, what to do; fine None: not there, and not
 # needed by the engine in use
 Check = tuple[str, bool | None, str]
-# (model, models_dir, whole_utterances, deck_words) → the recognizer and a notice ("" when
-# none); raises SystemExit with one sentence when the engine cannot be had. `model`: --model,
-# or None for the engine's own search. `whole_utterances`: each utterance is heard alone, as
-# from a file, not as the next one of a live conversation (pocketsphinx; the others are
-# unchanged). `deck_words`: the games' words said alone (registry.deck_words; auto's split).
-Build = Callable[[Path | None, Path, bool, frozenset[str]], tuple[Recognizer, str]]
+# (model, models_dir, whole_utterances, deck_words, reader) → the recognizer and a notice (""
+# when none); raises SystemExit with one sentence when the engine cannot be had. `model`:
+# --model, or None for the engine's own search. `whole_utterances`: each utterance is heard
+# alone, as from a file, not as the next one of a live conversation (pocketsphinx; the others
+# are unchanged). `deck_words`: the games' words said alone (registry.deck_words; auto's split).
+# `reader`: how people say the offered phrases (voicehost.intents.understand.reading_of; Whisper
+# asks it what its free transcript says).
+Build = Callable[[Path | None, Path, bool, frozenset[str], Reader], tuple[Recognizer, str]]
 
 
 @dataclass(frozen=True)
 class Engine:
-    """One entry of the registry. `check(model, models_dir)`: the doctor's line on the engine;
-    None when the doctor's hearing line, which builds the chosen engine, says all there is."""
+    """One entry of the registry. `check(model, models_dir, reader)`: the doctor's line on the
+    engine; None when the doctor's hearing line, which builds the chosen engine, says all there
+    is."""
 
     name: str
     build: Build
-    check: Callable[[Path | None, Path], Check] | None = None
+    check: Callable[[Path | None, Path, Reader], Check] | None = None
 
 
 def _pocketsphinx(model: Path | None, models_dir: Path, whole_utterances: bool,
-                  deck_words: frozenset[str]) -> tuple[Recognizer, str]:
+                  deck_words: frozenset[str], reader: Reader) -> tuple[Recognizer, str]:
     from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
 
     return PocketsphinxRecognizer(whole_utterance=whole_utterances), ""
@@ -51,7 +54,7 @@ def _vosk_model(model: Path | None, models_dir: Path) -> Path | None:
 
 
 def _vosk(model: Path | None, models_dir: Path, whole_utterances: bool,
-          deck_words: frozenset[str]) -> tuple[Recognizer, str]:
+          deck_words: frozenset[str], reader: Reader) -> tuple[Recognizer, str]:
     from voicehost.speech.models import NO_MODEL_MESSAGE
     from voicehost.speech.vosk_engine import VoskRecognizer
 
@@ -61,13 +64,14 @@ def _vosk(model: Path | None, models_dir: Path, whole_utterances: bool,
     return VoskRecognizer(model_dir), f"Listening with vosk ({model_dir.name})."
 
 
-def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None, str]:
+def _whisper_if_installed(reader: Reader, model: Path | None = None
+                          ) -> tuple[Recognizer | None, str]:
     """Whisper tiny.en when its runtime and checked model are here, else why not."""
     from voicehost.speech.whisper_engine import WhisperRecognizer
     from voicehost.speech.whisper_model import WhisperModelError
 
     try:
-        return WhisperRecognizer(model), ""
+        return WhisperRecognizer(model, reader=reader), ""
     except ImportError as missing:
         return None, (f"Whisper is not installed ({missing.name} is missing; scripts/setup.sh "
                       "installs it)")
@@ -76,21 +80,21 @@ def _whisper_if_installed(model: Path | None = None) -> tuple[Recognizer | None,
 
 
 def _whisper(model: Path | None, models_dir: Path, whole_utterances: bool,
-             deck_words: frozenset[str]) -> tuple[Recognizer, str]:
-    whisper, why_not = _whisper_if_installed(model)
+             deck_words: frozenset[str], reader: Reader) -> tuple[Recognizer, str]:
+    whisper, why_not = _whisper_if_installed(reader, model)
     if whisper is None:
         raise SystemExit(f"{why_not}.")
     return whisper, "Listening with Whisper tiny.en (phrase scoring)."
 
 
 def _auto(model: Path | None, models_dir: Path, whole_utterances: bool,
-          deck_words: frozenset[str]) -> tuple[Recognizer, str]:
+          deck_words: frozenset[str], reader: Reader) -> tuple[Recognizer, str]:
     if _vosk_model(model, models_dir) is not None:
-        return _vosk(model, models_dir, whole_utterances, deck_words)
+        return _vosk(model, models_dir, whole_utterances, deck_words, reader)
     def pocketsphinx() -> Recognizer:
-        return _pocketsphinx(None, models_dir, whole_utterances, deck_words)[0]
+        return _pocketsphinx(None, models_dir, whole_utterances, deck_words, reader)[0]
 
-    whisper, why_not = _whisper_if_installed()
+    whisper, why_not = _whisper_if_installed(reader)
     if whisper is None:
         return pocketsphinx(), (f"Listening with pocketsphinx alone: {why_not}, and there is "
                                 f"no vosk model in {models_dir} (voicehost models download "
@@ -101,22 +105,23 @@ def _auto(model: Path | None, models_dir: Path, whole_utterances: bool,
                            deck_words), ""  # the default, as it should be
 
 
-def _check_pocketsphinx(model: Path | None, models_dir: Path) -> Check:
+def _check_pocketsphinx(model: Path | None, models_dir: Path, reader: Reader) -> Check:
     try:
-        _pocketsphinx(None, models_dir, False, frozenset())
+        _pocketsphinx(None, models_dir, False, frozenset(), reader)
     except Exception as problem:  # noqa: BLE001 - the doctor reports, it does not crash
         return ("pocketsphinx", False, f"{problem}. Reinstall: pip install pocketsphinx")
     return ("pocketsphinx with its US-English model", True, "")
 
 
-def _check_whisper(model: Path | None, models_dir: Path) -> Check:
-    whisper, why_not = _whisper_if_installed()  # its own search, as auto's; --model is vosk's
+def _check_whisper(model: Path | None, models_dir: Path, reader: Reader) -> Check:
+    whisper, why_not = _whisper_if_installed(reader)  # its own search, as auto's; --model is
+    # vosk's
     if whisper is None:
         return ("Whisper tiny.en", False, f"{why_not}.")
     return ("Whisper tiny.en", True, "")
 
 
-def _check_vosk(model: Path | None, models_dir: Path) -> Check:
+def _check_vosk(model: Path | None, models_dir: Path, reader: Reader) -> Check:
     from voicehost.speech.models import NO_MODEL_MESSAGE
 
     found = _vosk_model(model, models_dir)
@@ -138,7 +143,7 @@ def needed_by(engine: str) -> tuple[str, ...]:
     return ("pocketsphinx",) if engine == "auto" else (engine,)
 
 
-def engine_checks(model: Path | None = None, models_dir: Path | None = None,
+def engine_checks(reader: Reader, model: Path | None = None, models_dir: Path | None = None,
                   engine: str = "auto") -> list[Check]:
     """The doctor's line on every engine that has a check, in registry order: one that is
     not there fails only when `engine`, the one in use, needs it. `models_dir`: where to look
@@ -148,7 +153,7 @@ def engine_checks(model: Path | None = None, models_dir: Path | None = None,
     for each in ENGINES.values():
         if each.check is None:
             continue
-        what, fine, to_do = each.check(model, models_dir)
+        what, fine, to_do = each.check(model, models_dir, reader)
         if not fine and each.name not in needed_by(engine):
             checks.append((what, None, f"{to_do} (Not needed: --engine {engine} does without "
                                        "it.)"))

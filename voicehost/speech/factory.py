@@ -3,12 +3,12 @@ end, the ears and the mouth, as `AudioSettings` ask."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from voicehost.folders import models_dir as models_home
-from voicehost.speech.base import Recognizer
+from voicehost.speech.base import Reader, Recognizer
 from voicehost.speech.engines import ENGINES
 from voicehost.voice import Voice
 
@@ -31,29 +31,34 @@ class AudioSettings:
     asr: str | None = None  # tcp://HOST:PORT of a Wyoming speech-to-text service
     tts: str | None = None  # tcp://HOST:PORT of a Wyoming text-to-speech service
     captions: bool = True  # show on the console what the host says and what it heard
+    sounds: bool = True  # the host's sounds (sounds.py) at a countdown, a reveal, the winner
     deck_words: frozenset[str] = frozenset()  # the games' words said alone (auto's split)
+    # how people say the offered phrases (voicehost.intents.understand.reading_of)
+    reader: Reader = field(kw_only=True)
 
 
-def make_recognizer(engine: str, deck_words: frozenset[str], model: Path | None = None,
-                    models_dir: Path | None = None, *, whole_utterances: bool = False
-                    ) -> tuple[Recognizer, str]:
+def make_recognizer(engine: str, deck_words: frozenset[str], reader: Reader,
+                    model: Path | None = None, models_dir: Path | None = None, *,
+                    whole_utterances: bool = False) -> tuple[Recognizer, str]:
     """The recognizer `engine` (a name in ENGINES) builds, and a notice ("" when none).
-    `deck_words`: the games' words said alone (voicehost.registry.deck_words). `models_dir`:
+    `deck_words`: the games' words said alone (voicehost.registry.deck_words). `reader`: how
+    people say the offered phrases (voicehost.intents.understand.reading_of). `models_dir`:
     where to look for models (None: the user's models folder). `whole_utterances`: each
     utterance is heard alone, as from a file (engines.Build)."""
     return ENGINES[engine].build(model, models_dir or models_home(), whole_utterances,
-                                 deck_words)
+                                 deck_words, reader)
 
 
 def make_pipeline(settings: AudioSettings, console: TextIO | None = None
                   ) -> tuple[Recognizer, str]:
     """The recognizer the settings name (or a Wyoming service, with it standing by), hearing
     through their front end (see frontend.py)."""
-    recognizer, notice = make_recognizer(settings.engine, settings.deck_words, settings.model)
+    recognizer, notice = make_recognizer(settings.engine, settings.deck_words, settings.reader,
+                                         settings.model)
     if settings.asr:
         from voicehost.speech.remote import RemoteRecognizer
 
-        recognizer = RemoteRecognizer(settings.asr, recognizer, console)
+        recognizer = RemoteRecognizer(settings.asr, recognizer, settings.reader, console)
     if settings.front_end == "none":
         return recognizer, notice
     from voicehost.speech.frontend import FilteredRecognizer, make_front_end
@@ -114,4 +119,5 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
     mouth.warm_up()
     endpointer = Endpointer(EndpointSettings(trailing_silence_s=settings.silence))
     ears = Ears(microphone, endpointer, recognizer, gate)
-    return AudioVoice(mouth, ears, console=console, captions=settings.captions), notice
+    return AudioVoice(mouth, ears, console=console, captions=settings.captions,
+                      sounds=settings.sounds), notice

@@ -1,4 +1,5 @@
-"""The mouth: pyttsx3 (libespeak-ng on Linux) renders speech, sounddevice plays it.
+"""The mouth: pyttsx3 (libespeak-ng on Linux) or piper (`--voice joe`, piper_voice.py) renders
+speech, sounddevice plays it.
 
 pyttsx3's espeak driver can only speak through `aplay` or write a WAV file, so the mouth
 renders to a temporary WAV with `save_to_file` and plays the samples itself: that way it
@@ -22,6 +23,9 @@ import numpy as np
 
 from voicehost.speech.devices import DeviceSpec, Playback, play, sounddevice
 from voicehost.speech.ears import Gate
+from voicehost.speech.piper_voice import PIPER_VOICES, PiperRenderer, installed_piper_voices
+from voicehost.speech.sounds import RATE as SOUND_RATE
+from voicehost.speech.sounds import sound
 
 SYNTHESIS_TIMEOUT_S = 30.0
 # Quieter than this, the start of a line is silence: the synthesizer's lead-in, or the closure
@@ -58,9 +62,10 @@ def without_lead_in(samples: np.ndarray, rate: int) -> np.ndarray:
 class Mouth:
     """Speaks text aloud; `say` blocks until the speaker has played all of it.
 
-    rate is in words per minute, volume 0..1, voice an engine voice id or part of its name
-    (an espeak variant such as "+f3" may follow). The pyttsx3 engine is created once and
-    reused. While speaking, `gate` is closed, and it stays closed `tail_s` after playback.
+    rate is in words per minute, volume 0..1, voice a piper voice's name ("joe") or an
+    espeak-ng voice id or part of its name (an espeak variant such as "+f3" may follow). The
+    pyttsx3 engine is created once and reused. While speaking, `gate` is closed, and it stays
+    closed `tail_s` after playback.
     """
 
     def __init__(self, rate: int = 175, volume: float = 1.0, voice: str | None = None,
@@ -85,18 +90,31 @@ class Mouth:
         self._errors: list[BaseException] = []
         self._finished = threading.Event()
         self._espeak: Any = None  # pyttsx3's libespeak-ng binding, on Linux
+        self._piper = (PiperRenderer(voice, rate, volume) if voice in PIPER_VOICES else None)
+
+    @property
+    def voice_name(self) -> str:
+        """The voice that speaks, in words: "piper joe", "espeak-ng en-us+f3"."""
+        if self._piper is not None:
+            return f"piper {self._piper.name}"
+        return f"espeak-ng {self.voice or '(its default voice)'}"
 
     def warm_up(self) -> None:
         """Start the engine and PortAudio now rather than on the first sentence."""
-        with _ENGINE_LOCK:
-            self._get_engine()
+        if self._piper is not None:
+            self._piper.load()
+        else:
+            with _ENGINE_LOCK:
+                self._get_engine()
         if self._local:
             sounddevice()
 
     def voices(self) -> list[tuple[str, str]]:
-        """(id, name) of every voice the engine offers."""
+        """(setting, what it is) of every voice installed: the piper voices, then espeak-ng's."""
         with _ENGINE_LOCK:
-            return [(v.id, v.name) for v in self._get_engine().getProperty("voices")]
+            espeak = [(v.id.rsplit("/", 1)[-1], f"espeak-ng, {v.name}")
+                      for v in self._get_engine().getProperty("voices")]
+        return [(name, "piper, a natural voice") for name in installed_piper_voices()] + espeak
 
     def voice_id(self) -> str | None:
         """The engine's id for the `voice` setting (None: the engine's default voice)."""
@@ -112,9 +130,11 @@ class Mouth:
         return without_lead_in(samples, rate), rate
 
     def render_locally(self, text: str) -> tuple[np.ndarray, int]:
-        """Speech for `text` from pyttsx3 (espeak-ng)."""
+        """Speech for `text` from piper or pyttsx3 (espeak-ng), as the voice setting says."""
         if not text.strip():
             return np.zeros(0, dtype=np.int16), 22050
+        if self._piper is not None:
+            return self._piper.render(text)
         with tempfile.TemporaryDirectory(prefix="voicehost-mouth-") as tmp:
             path = Path(tmp) / "speech.wav"
             self._synthesize(text, path)
@@ -147,6 +167,11 @@ class Mouth:
             playback = self.speaker(samples, rate)
         return Spoken(text, playback.seconds, rendered - called,
                       playback.first_audio_at - called, time.monotonic() - called)
+
+    def play_sound(self, name: str) -> None:
+        """Play one of the host's sounds (sounds.py) with the ears shut meanwhile."""
+        with self.gate.closed(self.tail_s):
+            self.speaker((sound(name) * self.volume).astype(np.int16), SOUND_RATE)
 
     def play_pcm(self, pcm: bytes, rate: int = 16000) -> None:
         """Play recorded int16 mono audio (a player's clue) with the ears shut meanwhile."""
@@ -234,4 +259,5 @@ class Mouth:
             if found:
                 return found[0] + plus + variant
         raise ValueError(f"no voice matches {wanted!r}; try one of: "
-                         + ", ".join(n for _, n in voices[:12]) + ", ...")
+                         + ", ".join([*PIPER_VOICES, *(n for _, n in voices[:12])]) + ", ... "
+                         "(--voice list names them all)")

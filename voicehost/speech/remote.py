@@ -4,9 +4,9 @@ wyoming-faster-whisper) and text-to-speech (`--tts`, e.g. wyoming-piper).
 voicehost connects out for each request, as Home Assistant does: an utterance is sent whole
 once the endpointer has ended it (transcribe, audio-start, audio-chunk ..., audio-stop →
 transcript); a line is asked for by its text (synthesize → audio-start, audio-chunk ...,
-audio-stop). A transcript is snapped onto the moment's phrases with the host's own matcher
-(intents/grammar.py: a phrase, or one with a slip in it; anything else is not understood), so a
-service that hears freely never makes the host guess.
+audio-stop). A transcript is snapped onto the moment's phrases by the reader the host hands it
+(voicehost.intents.understand: its own matcher, a phrase or one with a slip in it; anything else
+is not understood), so a service that hears freely never makes the host guess.
 
 The local engines stay: a service that does not answer within REMOTE_TIMEOUT_S, or answers
 nonsense, is replaced by them for RETRY_AFTER_S, and the console is told once.
@@ -27,10 +27,8 @@ from wyoming.client import AsyncTcpClient
 from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize
 
-from voicehost.intents.grammar import Grammar, Intent
-from voicehost.speech.base import Recognizer, recognize
+from voicehost.speech.base import PhraseReading, Reader, Recognizer, recognize
 from voicehost.speech.satellite import Address
-from voicehost.speech.transcripts import plain_words
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
 
 T = TypeVar("T")
@@ -107,18 +105,19 @@ class RemoteRecognizer:
 
     open_vocabulary = False  # a transcript outside the moment's phrases is not understood
 
-    def __init__(self, uri: str, local: Recognizer, console: TextIO | None = None,
-                 language: str = "en") -> None:
+    def __init__(self, uri: str, local: Recognizer, reader: Reader,
+                 console: TextIO | None = None, language: str = "en") -> None:
         self.address = Address.parse(uri, default_port=ASR_PORT)
         self.local = local
         self.language = language
         self.fallback = Fallback("speech-to-text", self.address, console)
         self.name = f"wyoming-asr {self.address} (else {local.name})"
-        self._snap = Grammar({})
+        self.reader = reader
+        self._snap: PhraseReading = reader(())
         self._audio: list[bytes] = []
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
-        self._snap = Grammar({phrase: Intent("choose", phrase) for phrase in phrases})
+        self._snap = self.reader(phrases)
         self.local.set_phrases(phrases)
 
     def start(self) -> None:
@@ -143,9 +142,8 @@ class RemoteRecognizer:
 
     def _remote(self, pcm: bytes, began: float) -> Hearing:
         transcript = transcribe(self.address, pcm, self.language)
-        intent, sure = self._snap.match(plain_words(transcript))
-        text = intent.value if intent is not None else ""
-        return Hearing(text, sure if text else 0.0, len(pcm) / SAMPLE_WIDTH / SAMPLE_RATE,
+        text, sure = self._snap.snap(transcript)
+        return Hearing(text, sure, len(pcm) / SAMPLE_WIDTH / SAMPLE_RATE,
                        time.monotonic() - began, raw_text=transcript)
 
 

@@ -54,6 +54,9 @@ class TextVoice:
         seconds = len(pcm) / SAMPLE_WIDTH / SAMPLE_RATE
         print(f"[a recording plays, {seconds:.1f} s]", file=self.stdout, flush=True)
 
+    def sound(self, name: str) -> None:
+        pass  # the console shows the lines, and a sound says nothing a line does not
+
     def too_loud(self) -> bool:
         return False  # a typed line is never drowned out
 

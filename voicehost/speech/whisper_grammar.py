@@ -23,8 +23,8 @@ from hassil.expression import Sequence as Words
 from hassil.parse_expression import parse_sentence
 from tokenizers import Tokenizer
 
-from voicehost.speech.transcripts import NUMBER_WORDS, plain_words
 from voicehost.speech.whisper_decoder import Attended, State, TextDecoder
+from voicehost.words import NUMBER_WORDS, plain_words
 
 NUMBERS = {**NUMBER_WORDS, "sixteen": "16", "twenty": "20"}
 DIGITS = {digits: word for word, digits in NUMBERS.items()}

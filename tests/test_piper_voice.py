@@ -1,0 +1,84 @@
+"""The host's neural voice (voicehost/speech/piper_voice.py): piper with the bundled joe voice,
+heard back by the real Whisper engine, and its files' pinning."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soxr
+
+from voicehost.intents.understand import reading_of
+from voicehost.speech import piper_voice
+from voicehost.speech.base import recognize
+from voicehost.speech.mouth import Mouth
+from voicehost.speech.piper_voice import PiperRenderer, PiperVoiceError
+from voicehost.speech.whisper_engine import WhisperRecognizer
+from voicehost.voice import SAMPLE_RATE
+
+
+def heard(samples: np.ndarray, rate: int) -> str:
+    """What Whisper writes freely for the line."""
+    engine = WhisperRecognizer(reader=reading_of)
+    engine.set_phrases(None)
+    pcm = soxr.resample(samples.astype(np.float32) / 32768.0, rate, SAMPLE_RATE)
+    return recognize(engine, (pcm * 32767).astype("<i2").tobytes()).raw_text
+
+
+def test_say_speaks_with_joe_and_whisper_hears_the_line(tmp_path: Path) -> None:
+    out = tmp_path / "line.wav"
+    done = subprocess.run([sys.executable, "-m", "voicehost.cli", "say", "--voice", "joe",
+                           "Cheetah, yes or no?", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with wave.open(str(out)) as wav:
+        rate = wav.getframerate()
+        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16)
+    assert rate == 22050 and 0.8 < len(samples) / rate < 3.0
+    assert "yes or no" in heard(samples, rate)
+
+
+def test_the_rate_and_volume_settings_reach_piper() -> None:
+    line = "Player three, it is your turn."
+    slow, rate = Mouth(rate=110, voice="joe").render(line)
+    fast, _ = Mouth(rate=260, voice="joe").render(line)
+    assert len(slow) > 1.8 * len(fast)
+    quiet, _ = Mouth(volume=0.25, voice="joe").render(line)
+    normal, _ = Mouth(voice="joe").render(line)
+    assert np.abs(quiet).max() < 0.4 * np.abs(normal).max()
+    assert "your turn" in heard(normal, rate)
+
+
+def test_a_changed_voice_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    package, pinned = piper_voice.PIPER_VOICES["joe"]
+    wrong = dict(pinned, **{"en_US-joe-medium.onnx": "0" * 64})
+    monkeypatch.setitem(piper_voice.PIPER_VOICES, "joe", (package, wrong))
+    piper_voice._loaded.cache_clear()
+    try:
+        with pytest.raises(PiperVoiceError, match="en_US-joe-medium.onnx does not match"):
+            PiperRenderer("joe").render("hello")
+        assert piper_voice.installed_piper_voices() == []
+    finally:
+        piper_voice._loaded.cache_clear()
+
+
+def test_voice_list_names_joe_first_and_the_espeak_voices() -> None:
+    done = subprocess.run([sys.executable, "-m", "voicehost.cli", "say", "--voice", "list"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()
+    assert rows[0].split() == ["joe", "piper,", "a", "natural", "voice"]
+    assert any(row.startswith("en-us ") and "espeak-ng" in row for row in rows)
+
+
+def test_an_unknown_voice_is_one_line_naming_joe(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "voicehost.cli", "say", "--voice", "no-such",
+                           "hello", "--out", str(tmp_path / "x.wav")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "joe" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "x.wav").exists()

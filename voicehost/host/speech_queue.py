@@ -1,0 +1,51 @@
+"""What the host will say, gathered until it next listens, and the commands for its driver."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from voicehost.host import events as stream
+from voicehost.host.clips import Playback
+from voicehost.host.exchange import Command, Emit, Say
+
+
+@dataclass
+class SpeechQueue:
+    """Lines queued to be said as one, and every command for the driver in the order it must
+    be carried out: an accepted choice's Append comes before any line that speaks of it."""
+
+    queued: list[str] = field(default_factory=list)
+    last_items: list[str] = field(default_factory=list)  # last said, recordings too (repeat)
+    asking_again: bool = False  # what is queued only re-asks: "repeat" says the question
+    out: list[Command] = field(default_factory=list)
+
+    def send(self, command: Command) -> None:
+        self.out.append(command)
+
+    def sent(self) -> list[Command]:
+        """The commands given since the last call."""
+        commands, self.out = self.out, []
+        return commands
+
+    def emit(self, event: stream.StreamEvent) -> None:
+        self.send(Emit(event))
+
+    def queue(self, *lines: str) -> None:
+        self.queued.extend(line for line in lines if line)
+
+    def flush(self) -> None:
+        if not self.queued:
+            return
+        items, self.queued = self.queued, []
+        clips = [item.clip for item in items if isinstance(item, Playback)]
+        self.emit(stream.SayEvent(" ".join(items), clips or None))
+        self.send(Say(items))
+        if not self.asking_again:
+            self.last_items = items
+        self.asking_again = False
+
+    def ask_again(self, *lines: str) -> None:
+        """Queue `lines` that only re-ask (after a miss): "repeat" still says the question as
+        it was first asked, not "Sorry, I didn't get that"."""
+        self.queue(*lines)
+        self.asking_again = True
