@@ -19,6 +19,7 @@ from voicehost.host.exchange import (
     Answer,
     Append,
     Command,
+    Cue,
     Done,
     Emit,
     Heard,
@@ -31,6 +32,7 @@ from voicehost.host.exchange import (
     Steps,
     Tick,
     WaitForMicrophone,
+    spoken,
 )
 from voicehost.host.table import Seats, Table
 from voicehost.registry import GAMES
@@ -208,9 +210,9 @@ def study(seconds: int) -> tuple[Dialogue, Decision]:
 
 
 @pytest.mark.parametrize(("lines", "away_s", "stopped_s"), [
-    ([None] * 4, 0.0, 0.0),
-    (["pause", None, None, "resume", *[None] * 4], 0.0, 2 * PATIENCE_S + SPEAKING_S),
-    ([LOST, *[None] * 4], 25.0, 25.0),
+    ([None] * 9, 0.0, 0.0),  # up to each warning, then each of the last 5 seconds
+    (["pause", None, None, "resume", *[None] * 9], 0.0, 2 * PATIENCE_S + SPEAKING_S),
+    ([LOST, *[None] * 9], 25.0, 25.0),
 ])
 def test_the_study_clock_is_the_one_passed_in_and_stops_for_a_pause_or_a_lost_microphone(
         lines: list[str | None], away_s: float, stopped_s: float) -> None:
@@ -223,6 +225,10 @@ def test_the_study_clock_is_the_one_passed_in_and_stops_for_a_pause_or_a_lost_mi
     assert script.now - 1000.0 == pytest.approx(60.0 + stopped_s)
     warned = [line for line in script.said() if line.endswith("seconds left.")]
     assert len(warned) == 2 and "30" in warned[0] and "10" in warned[1]
+    ticks = [command.lines for command in script.commands if isinstance(command, Say)
+             and any(isinstance(line, Cue) and line.sound == "tick" for line in command.lines)]
+    assert len(ticks) == 5  # one for each of the last five seconds, and no words with them
+    assert all(spoken(lines) == "" for lines in ticks)
     assert dialogue.speech.queued[0] in dialogue.lines.table["time_up"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import wave
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 import soxr
 
 from voicehost.intents.understand import reading_of
+from voicehost.lab.room import Room, RoomRecording
 from voicehost.speech import piper_voice
 from voicehost.speech.base import recognize
 from voicehost.speech.mouth import Mouth
@@ -82,3 +84,22 @@ def test_an_unknown_voice_is_one_line_naming_joe(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "joe" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "x.wav").exists()
+
+
+@pytest.mark.room
+def test_joe_speaks_into_the_room_a_sentence_at_a_time(room: Room) -> None:
+    """The first sentence plays while the rest renders: the first sound comes as soon as the
+    first sentence is rendered, and the whole line is heard, no sentence lost or doubled."""
+    line = ("Round two. Cheetah, it is your turn. Add a card to a module, discard one, "
+            "or block a player.")
+    mouth = Mouth(device=room.device, voice="joe")
+    mouth.warm_up()
+    whole, rate = mouth.render(line)
+    with RoomRecording() as recording:
+        spoken = mouth.say(line)
+        time.sleep(0.3)
+    assert spoken.audio_s == pytest.approx(len(whole) / rate, rel=0.1)  # piper's pace varies
+    assert spoken.render_s < 0.5 * spoken.audio_s  # the first sentence, not the whole line
+    assert spoken.total_s < spoken.audio_s + 0.6  # no long gap between the sentences
+    loud = recording.loud()
+    assert loud and loud[-1] - loud[0] == pytest.approx(spoken.audio_s, abs=0.6)

@@ -120,6 +120,20 @@ def test_the_satellite_plays_the_hosts_line_and_hears_the_player(
         link.stop()
 
 
+def test_the_satellite_plays_the_hosts_sounds(satellite: SatelliteProcess) -> None:
+    link = Satellite(satellite.uri)
+    try:
+        link.start()
+        mouth = Mouth(speaker=link.play)
+        with RoomRecording(f"{SPEAKER}.monitor") as out:
+            mouth.play_sound("fanfare")
+            time.sleep(0.3)
+        # most of the fanfare's 1.5 s reaches the satellite's speaker
+        assert len(out.loud()) * 0.01 > 0.8
+    finally:
+        link.stop()
+
+
 def test_a_killed_satellite_is_lost_then_found_again(satellite: SatelliteProcess) -> None:
     link = Satellite(satellite.uri)
     try:

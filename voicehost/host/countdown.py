@@ -1,13 +1,15 @@
-"""A decision that time also settles (a study timer): warnings on the way, the choice taken
-when time is up."""
+"""A decision that time also settles (a study timer): warnings on the way, a tick for each of
+the last seconds, the choice taken when time is up."""
 
 from __future__ import annotations
 
 from voicehost.games.base import Decision
-from voicehost.host.exchange import DialoguePart, Now, Steps
+from voicehost.host.exchange import Cue, DialoguePart, Now, Steps
 from voicehost.host.grammars import timer_grammar
 from voicehost.host.table import Timer
 from voicehost.intents.grammar import Grammar
+
+TICKED_S = 5  # the last seconds of a countdown, each with a tick
 
 
 class Countdown(DialoguePart):
@@ -22,7 +24,9 @@ class Countdown(DialoguePart):
         grammar = timer_grammar(grammar, timer.choice)
         yield Now()
         deadline = dialogue.now + timer.seconds
-        warnings = sorted(timer.warnings, reverse=True)
+        ticks = [(float(left), Cue("tick")) for left in range(TICKED_S, 0, -1)
+                 if left < timer.seconds]
+        warnings = sorted([*timer.warnings, *ticks], key=lambda warning: -warning[0])
         while True:
             left = deadline - dialogue.now
             while warnings and warnings[0][0] >= left:

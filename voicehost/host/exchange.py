@@ -19,9 +19,28 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Say:
-    """Say these lines as one; a `Playback` line plays its recording after its caption."""
+    """Say these lines as one; a `Playback` line plays its recording after its caption, a
+    `Cue` plays one of the host's sounds where it stands."""
 
     lines: list[str]
+
+
+class Cue(str):
+    """One of the host's sounds among the lines said (speech/sounds.py: "tick", "sting",
+    "fanfare", "chime"): it says nothing, so the lines' text, the captions and the event stream
+    are the same with sounds or without."""
+
+    sound: str
+
+    def __new__(cls, sound: str) -> Cue:
+        cue = super().__new__(cls, "")
+        cue.sound = sound
+        return cue
+
+
+def spoken(items: Sequence[str]) -> str:
+    """The text of lines as said: their words, the sounds among them left out."""
+    return " ".join(item for item in items if not isinstance(item, Cue))
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from voicehost.games.ferret_out import (
 )
 from voicehost.games.layout import FerretLayout, ferret_layout, row_cards_for
 from voicehost.host.clips import Playback, Said
+from voicehost.host.exchange import Cue
 from voicehost.host.lines import Lines, spoken_list
 from voicehost.host.narrator import Narrator
 from voicehost.host.questions import Questions
@@ -284,7 +285,7 @@ class FerretNarrator(Narrator["FerretOutTable"]):
         return [self.lines(key, names=self.seats.names_of(selves))]
 
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
-        said = [self.lines("round_over", round=facts["round"],
+        said = [Cue("sting"), self.lines("round_over", round=facts["round"],
                            weasel=self.seats.name_of(facts["weasel"]))]
         layout = self.table.layout()
         if layout is not None:
@@ -306,7 +307,7 @@ class FerretNarrator(Narrator["FerretOutTable"]):
                            names=self.seats.names_of(facts["leaders"]))]
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
-        return [self.winners_line(facts)]
+        return [Cue("fanfare"), self.winners_line(facts)]
 
     narrators = {
         NumberChosen: _say_number_chosen,

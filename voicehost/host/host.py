@@ -13,7 +13,7 @@ from voicehost.host import exchange
 from voicehost.host.clips import Playback, load_clip, save_clip
 from voicehost.host.dialogue import Dialogue, Outcome
 from voicehost.host.events import EventStream
-from voicehost.host.exchange import Answer, Command, Steps
+from voicehost.host.exchange import Answer, Command, Cue, Steps
 from voicehost.host.table import Table
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, MicrophoneLost, Voice
@@ -91,12 +91,14 @@ class Host:
 
     def say(self, items: list[str]) -> None:
         """Say the lines; where one plays a recording, say the text up to it (its caption
-        included), then play it."""
-        if not any(isinstance(item, Playback) for item in items):
-            self.voice.say(" ".join(items))
-            return
+        included), then play it; where a sound stands, say the text before it, then play it."""
         said: list[str] = []
         for item in items:
+            if isinstance(item, Cue):
+                self._say(said)
+                said = []
+                self.voice.sound(item.sound)
+                continue
             said.append(item)
             if not isinstance(item, Playback):
                 continue
@@ -104,8 +106,11 @@ class Host:
             if pcm is None:
                 said.append(item.lost)
                 continue
-            self.voice.say(" ".join(said))
+            self._say(said)
             said = []
             self.voice.play(pcm)
-        if said:
-            self.voice.say(" ".join(said))
+        self._say(said)
+
+    def _say(self, items: list[str]) -> None:
+        if items:
+            self.voice.say(" ".join(items))

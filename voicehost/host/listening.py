@@ -9,6 +9,7 @@ from voicehost.games.base import Decision
 from voicehost.host import events as stream
 from voicehost.host.clips import said_from
 from voicehost.host.exchange import (
+    Cue,
     DialoguePart,
     Heard,
     InputEnded,
@@ -128,7 +129,9 @@ class Listening(DialoguePart):
     def hear_free(self, grammar: Grammar, decision: Decision
                   ) -> Steps[tuple[Intent | None, str]]:
         """Listen once to free speech (a decision without options, e.g. a clue). Commands
-        still work; anything else is the choice: its words and its recording, kept."""
+        still work; anything else is the choice: its words and its recording, kept. A chime
+        after the question says when to speak: the recording keeps what is said from then."""
+        self.speech.queue(Cue("chime"))
         self._listening(decision, grammar)
         answer = yield from self._through_losses(Listen(grammar.phrases, free=True),
                                                  decision, grammar)

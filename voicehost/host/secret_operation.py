@@ -53,6 +53,7 @@ from voicehost.games.secret_operation import (
     set_aside_count,
     starting_deck,
 )
+from voicehost.host.exchange import Cue
 from voicehost.host.lines import spoken_list
 from voicehost.host.narrator import Narrator
 from voicehost.host.questions import Questions
@@ -400,7 +401,7 @@ class OperationNarrator(Narrator["SecretOperationTable"]):
                            demand=facts["demand"])]
 
     def _say_module_full(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("module_full", name=self.seats.name_of(facts["player"]),
+        return [Cue("sting"), self.lines("module_full", name=self.seats.name_of(facts["player"]),
                            module=self.table.words.number(facts["module"]),
                            cards=len(facts["demand"]))]
 
@@ -439,9 +440,9 @@ class OperationNarrator(Narrator["SecretOperationTable"]):
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
         key = f"{facts['winner']}_win" + ("_none" if facts["assembled"] == 0 else "")
         if "winners" not in facts:
-            return [self.lines(key, assembled=facts["assembled"])]
+            return [Cue("fanfare"), self.lines(key, assembled=facts["assembled"])]
         impostors = self.seats.names_of(self.table.game.impostor_seats())
-        return [self.lines(f"printed_{key}", assembled=facts["assembled"]),
+        return [Cue("fanfare"), self.lines(f"printed_{key}", assembled=facts["assembled"]),
                 self.lines("printed_impostors", names=impostors,
                            winners=self.seats.names_of(facts["winners"]))]
 

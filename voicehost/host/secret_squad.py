@@ -26,6 +26,7 @@ from voicehost.games.secret_squad import (
     Settings,
     squad_cards,
 )
+from voicehost.host.exchange import Cue
 from voicehost.host.narrator import Narrator
 from voicehost.host.questions import Questions
 from voicehost.host.referee import Referee
@@ -153,8 +154,8 @@ class SquadNarrator(Narrator["SecretSquadTable"]):
 
     def _say_reveal_now(self, facts: dict[str, Any]) -> list[str]:
         if self.table.printed is not None:
-            return [self.lines("printed_reveal", box=self.table.box(facts["round"]))]
-        return [self.lines("reveal")]
+            return [Cue("sting"), self.lines("printed_reveal", box=self.table.box(facts["round"]))]
+        return [Cue("sting"), self.lines("reveal")]
 
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
         said = [self.lines("round_over", round=facts["round"])]
@@ -183,7 +184,7 @@ class SquadNarrator(Narrator["SecretSquadTable"]):
         return self.lines("printed_squads", yellow=members("yellow"), red=members("red"))
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
-        said = [self.winners_line(facts)]
+        said = [Cue("fanfare"), self.winners_line(facts)]
         settings = self.table.settings
         next_box = self.table.box(settings.rounds + 1)
         if self.table.printed is not None and next_box + settings.rounds - 1 <= SQUAD_BOXES:

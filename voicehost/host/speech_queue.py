@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from voicehost.host import events as stream
 from voicehost.host.clips import Playback
-from voicehost.host.exchange import Command, Emit, Say
+from voicehost.host.exchange import Command, Cue, Emit, Say, spoken
 
 
 @dataclass
@@ -31,17 +31,18 @@ class SpeechQueue:
         self.send(Emit(event))
 
     def queue(self, *lines: str) -> None:
-        self.queued.extend(line for line in lines if line)
+        self.queued.extend(line for line in lines if line or isinstance(line, Cue))
 
     def flush(self) -> None:
         if not self.queued:
             return
         items, self.queued = self.queued, []
         clips = [item.clip for item in items if isinstance(item, Playback)]
-        self.emit(stream.SayEvent(" ".join(items), clips or None))
+        if spoken(items):
+            self.emit(stream.SayEvent(spoken(items), clips or None))
         self.send(Say(items))
-        if not self.asking_again:
-            self.last_items = items
+        if not self.asking_again:  # "repeat" says the words again, not the sounds
+            self.last_items = [item for item in items if not isinstance(item, Cue)]
         self.asking_again = False
 
     def ask_again(self, *lines: str) -> None:

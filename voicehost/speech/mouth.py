@@ -15,6 +15,7 @@ import threading
 import time
 import wave
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,9 +158,12 @@ class Mouth:
         return path
 
     def say(self, text: str) -> Spoken:
-        """Speak `text`; returns once it has been heard in full. The ears stay shut meanwhile."""
+        """Speak `text`; returns once it has been heard in full. The ears stay shut meanwhile.
+        piper's lines play a sentence at a time, each next one rendered while one plays."""
         called = time.monotonic()
         with self.gate.closed(self.tail_s):
+            if self._piper is not None and self.renderer == self.render_locally:
+                return self._say_by_sentence(text, called)
             samples, rate = self.render(text)
             rendered = time.monotonic()
             if len(samples) == 0:
@@ -167,6 +171,25 @@ class Mouth:
             playback = self.speaker(samples, rate)
         return Spoken(text, playback.seconds, rendered - called,
                       playback.first_audio_at - called, time.monotonic() - called)
+
+    def _say_by_sentence(self, text: str, called: float) -> Spoken:
+        assert self._piper is not None
+        rate, sentences = self._piper.sample_rate, self._piper.sentences(text)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="mouth") as renderer:
+            upcoming = renderer.submit(next, sentences, None)
+            first: tuple[float, float] | None = None  # rendered, first audio
+            seconds = 0.0
+            while (samples := upcoming.result()) is not None:
+                upcoming = renderer.submit(next, sentences, None)
+                rendered = time.monotonic()
+                if first is None:
+                    samples = without_lead_in(samples, rate)
+                playback = self.speaker(samples, rate)
+                first = first or (rendered - called, playback.first_audio_at - called)
+                seconds += playback.seconds
+        if first is None:
+            return Spoken(text, 0.0, time.monotonic() - called, 0.0, time.monotonic() - called)
+        return Spoken(text, seconds, first[0], first[1], time.monotonic() - called)
 
     def play_sound(self, name: str) -> None:
         """Play one of the host's sounds (sounds.py) with the ears shut meanwhile."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,12 +85,21 @@ class PiperRenderer:
         """Load the voice now rather than on the first line."""
         _loaded(self.name)
 
-    def render(self, text: str) -> tuple[np.ndarray, int]:
+    @property
+    def sample_rate(self) -> int:
+        return int(_loaded(self.name).config.sample_rate)
+
+    def sentences(self, text: str) -> Iterator[np.ndarray]:
+        """`text` rendered a sentence at a time (int16 samples at `sample_rate`), each as soon
+        as it is ready: the first can play while the next renders."""
         from piper import SynthesisConfig
 
-        voice = _loaded(self.name)
         config = SynthesisConfig(length_scale=PIPER_PACE_WPM / self.rate,
                                  volume=self.volume)
-        chunks = [chunk.audio_int16_array for chunk in voice.synthesize(text, config)]
+        for chunk in _loaded(self.name).synthesize(text, config):
+            yield chunk.audio_int16_array.astype(np.int16, copy=False)
+
+    def render(self, text: str) -> tuple[np.ndarray, int]:
+        chunks = list(self.sentences(text))
         samples = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
-        return samples.astype(np.int16, copy=False), int(voice.config.sample_rate)
+        return samples, self.sample_rate
