@@ -74,6 +74,7 @@ def test_voice_list_names_joe_first_and_the_espeak_voices() -> None:
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()
     assert rows[0].split() == ["joe", "piper,", "a", "natural", "voice"]
+    assert rows[1].split()[:2] == ["espeak", "espeak-ng,"]
     assert any(row.startswith("en-us ") and "espeak-ng" in row for row in rows)
 
 
@@ -103,3 +104,11 @@ def test_joe_speaks_into_the_room_a_sentence_at_a_time(room: Room) -> None:
     assert spoken.total_s < spoken.audio_s + 0.6  # no long gap between the sentences
     loud = recording.loud()
     assert loud and loud[-1] - loud[0] == pytest.approx(spoken.audio_s, abs=0.6)
+
+
+def test_voice_espeak_is_espeak_ngs_default_voice() -> None:
+    named, default = Mouth(voice="espeak"), Mouth()
+    assert named.voice_name == default.voice_name == "espeak-ng (its default voice)"
+    assert named.voice_id() == default.voice_id() != Mouth(voice="en-us+f3").voice_id()
+    samples, rate = named.render("Cheetah, yes or no?")
+    assert "yes or no" in heard(samples, rate)

@@ -56,8 +56,8 @@ from voicehost.store.journal import Journal, JournalError
 from voicehost.voice import Voice
 
 AUDIO = AudioSettings(reader=reading_of)  # audio mode's defaults
-VOICE_HELP = ("the host's voice: joe (piper, a natural voice) or an espeak-ng voice; "
-              "--voice list names those installed")
+VOICE_HELP = ("the host's voice: espeak (espeak-ng's default), joe (piper, a natural voice) "
+              "or another espeak-ng voice; --voice list names those installed")
 
 
 class VoiceOption(argparse.Action):

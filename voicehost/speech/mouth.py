@@ -29,6 +29,7 @@ from voicehost.speech.sounds import RATE as SOUND_RATE
 from voicehost.speech.sounds import sound
 
 SYNTHESIS_TIMEOUT_S = 30.0
+ESPEAK = "espeak"  # the --voice that names espeak-ng's default voice
 # Quieter than this, the start of a line is silence: the synthesizer's lead-in, or the closure
 # of a first stop consonant ("Cheetah" opens on 44 ms of it). Played, it only delays the reply.
 ONSET_LEVEL = 64  # int16 peak, -54 dBFS
@@ -77,7 +78,9 @@ class Mouth:
             raise ValueError("volume must be between 0 and 1")
         if rate <= 0 or tail_s < 0:
             raise ValueError("rate must be positive and tail_s not negative")
-        self.rate, self.volume, self.voice = rate, volume, voice
+        # "espeak": espeak-ng's own default voice, named outright
+        self.rate, self.volume = rate, volume
+        self.voice = None if voice == ESPEAK else voice
         self.device = device
         # where the samples play: the output device, or a satellite's speaker
         self.speaker = speaker or (lambda samples, rate: play(samples, rate, device))
@@ -115,7 +118,8 @@ class Mouth:
         with _ENGINE_LOCK:
             espeak = [(v.id.rsplit("/", 1)[-1], f"espeak-ng, {v.name}")
                       for v in self._get_engine().getProperty("voices")]
-        return [(name, "piper, a natural voice") for name in installed_piper_voices()] + espeak
+        return ([(name, "piper, a natural voice") for name in installed_piper_voices()]
+                + [(ESPEAK, "espeak-ng, its default voice")] + espeak)
 
     def voice_id(self) -> str | None:
         """The engine's id for the `voice` setting (None: the engine's default voice)."""
