@@ -7,6 +7,7 @@ console until it plays again.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -72,8 +73,12 @@ class AudioVoice:
                          f"[a recording would play here, {seconds:.1f} s]")
 
     def sound(self, name: str) -> None:
-        if self.sounds:
-            self._to_speaker(lambda: self.mouth.play_sound(name), f"[{name}]")
+        """Play the sound; none while the speaker is lost (the next line says so), and no
+        caption: the captions are the words."""
+        if not self.sounds or self.speaker_lost_at is not None:
+            return
+        with contextlib.suppress(AudioDeviceError):
+            self.mouth.play_sound(name)
 
     def too_loud(self) -> bool:
         return self.ears.room.too_loud()
