@@ -14,7 +14,8 @@ microphone path (sounddevice on the room's monitor) and the real speaker path:
 - with --satellite, all of it through a real wyoming-satellite in the room
   (voicehost/lab/satellite.py) instead of the sound card;
 - recognition CPU seconds per second of audio, per engine;
-- peak memory (max RSS) of the process with each engine loaded.
+- peak memory (max RSS) of the process with each engine loaded, the longest lines of three
+  seeded games rendered too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from voicehost.heap import give_back_big_blocks
 from voicehost.intents.understand import reading_of
 from voicehost.lab.room import RAW_16K, SINK, SOURCE, RoomRecording, start_room
 from voicehost.lab.satellite import SPEAKER, SatelliteProcess, start_satellite
@@ -37,7 +39,7 @@ from voicehost.speech.base import Recognizer, recognize
 from voicehost.speech.ears import Ears, Gate
 from voicehost.speech.endpoint import Endpointer
 from voicehost.speech.microphone import FrameSource, Microphone
-from voicehost.speech.mouth import Mouth
+from voicehost.speech.mouth import Mouth, chosen_voice
 from voicehost.speech.satellite import Satellite
 from voicehost.tools import hear_grammar
 from voicehost.voice import SAMPLE_RATE
@@ -142,6 +144,23 @@ def room_exchanges(recognizer: Recognizer, clips: list[bytes], rounds: int,
             "end_of_speech_to_reply_recorded_s": summary(audible_latency)}
 
 
+def longest_lines(voice: str | None, count: int = 5) -> list[int]:
+    """The mouth renders the `count` longest lines of three seeded games, as the host would say
+    them, so the peak memory holds what its longest lines take; their words. The games are
+    played in a child process: their tables are not the host's to hold here."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "games.json"
+        subprocess.run([sys.executable, str(Path(__file__).with_name("seeded_games.py")),
+                        str(out), "--games", "3"], check=True, capture_output=True)
+        said = {event["text"] for game in json.loads(out.read_text(encoding="utf-8"))
+                for event in game["events"] if event["event"] == "say"}
+    longest = sorted(said, key=lambda line: (-len(line.split()), line))[:count]
+    mouth = Mouth(voice=voice)
+    for line in longest:
+        mouth.render(line)
+    return [len(line.split()) for line in longest]
+
+
 def startup_seconds(runs: int, engine: str, satellite: SatelliteProcess | None = None,
                     voice: str | None = None) -> dict[str, float]:
     """`voicehost play` spawned → first loud audio from the speaker."""
@@ -176,12 +195,14 @@ def bench(args: argparse.Namespace, satellite: SatelliteProcess | None) -> dict[
         from voicehost.speech.factory import make_recognizer
 
         clips, phrases = clips_for(args.decision), grammar(args.decision)
+        voice, _ = chosen_voice(args.voice)  # as `voicehost play` chooses it
         recognizer, _ = make_recognizer(args.engine, deck_words(), reading_of)
         results: dict[str, object] = {"engine": args.engine, "decision": args.decision,
-                                      "phrases": len(phrases), "voice": args.voice or "espeak-ng",
+                                      "phrases": len(phrases), "voice": voice,
                                       "through": "satellite" if satellite else "sound card"}
         results.update(room_exchanges(recognizer, clips[::3], args.rounds, phrases, satellite,
-                                      args.voice))
+                                      voice))
+        results["longest_lines_rendered_words"] = longest_lines(voice)
         results["startup_to_first_word_s"] = startup_seconds(3, args.engine, satellite,
                                                              args.voice)
     else:
@@ -211,10 +232,12 @@ def main() -> None:
     parser.add_argument("--decision", choices=tuple(DECISIONS), default="answer",
                         help="answer: yup/nope at 4 players (30 phrases); point: 10 players (77);"
                         " turn: Secret Operation at 10 players (201)")
-    parser.add_argument("--voice", help="the host's voice (voicehost play --voice)")
+    parser.add_argument("--voice", help="the host's voice (voicehost play --voice; default: "
+                        "joe where piper can speak)")
     parser.add_argument("--satellite", action="store_true",
                         help="through a real wyoming-satellite in the room (.venv-satellite)")
     args = parser.parse_args()
+    give_back_big_blocks()  # as `voicehost` does
     room = start_room()
     satellite = None
     try:

@@ -28,7 +28,7 @@ from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.voice import SAMPLE_RATE
 from voicehost.words import plain_words
 
-VOICES = {"espeak-ng (the default voice)": None, "piper joe": "joe"}
+VOICES = {"espeak-ng (--voice espeak)": "espeak", "piper joe (the default voice)": "joe"}
 CONDITIONS = {"clean": None, "babble 5 dB": 5.0, "babble 0 dB": 0.0}
 
 

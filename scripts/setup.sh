@@ -27,6 +27,8 @@ venv_install() {
   [ -x .venv/bin/python ] || python3 -m venv .venv
   .venv/bin/pip install -q --upgrade pip
   .venv/bin/pip install -q -e "$1"
+  # the host's voice (piper joe), made 8-bit once now rather than before the first game
+  .venv/bin/python -m voicehost.speech.piper_voice
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

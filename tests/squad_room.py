@@ -10,12 +10,12 @@ from typing import Any
 
 from room import OTHER_WAYS, RoomTable, table_voices
 from squad_script import NO, YES, SecretSquadScript
+from wordings import any_case, said_line
 
 from voicehost.lab.speakers import Speaker
-from voicehost.prompts_dir import load_yaml
 
 PLAYERS = 4
-MICROPHONE_LOST = load_yaml("common/lines.yaml")["microphone_lost"]
+MICROPHONE_LOST = said_line("microphone_lost")
 VOICES = table_voices(PLAYERS)
 NUMBERS = ["one", "two", "three", "four"]
 WAYS = {"yup": YES, "nope": NO, **OTHER_WAYS,
@@ -59,7 +59,8 @@ class SquadTable(RoomTable):
         name, answer = self.answer_echo
         self.answer_echo = None
         wrong = "nope" if answer == "yup" else "yup"
-        return f"{name}, {wrong}." in self.last_said
+        return any_case(said_line("answered", "secret_squad", name=name, answer=wrong)).search(
+            self.last_said) is not None
 
 
 class ScriptedTable(SquadTable):
@@ -122,7 +123,7 @@ class InterruptedTable(ScriptedTable):
 
     def on_event(self, event: dict[str, Any]) -> None:
         super().on_event(event)
-        if (event["event"] == "say" and MICROPHONE_LOST in event["text"]
+        if (event["event"] == "say" and MICROPHONE_LOST.search(event["text"])
                 and not self.restored_at):
             time.sleep(1.0)
             self.restore()

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from drive import drive, kept_in, play_text, resume_text, saying_once, voicehost
+from wordings import facts_of, said_line
 
 from voicehost.cards.pieces import SQUAD_MARKS, Piece, pieces, slips_of
 from voicehost.games.base import Action, IllegalAction
@@ -29,7 +30,8 @@ from voicehost.store.journal import read_records
 
 TOKENS = load_yaml("common/tokens.yaml")["tokens"]
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-TAKE = re.compile(r"(\w+), take letter ([A-J])\.")
+TAKE = said_line("take_card", name=re.compile(r"\w+"), letter=re.compile("[A-J]"))
+STANDINGS = said_line("standings")  # the games that score rounds word it alike
 OPEN = re.compile(r"\bopen\b.*?\b((?:box|row) \d+)\b")
 SHOW_WORDS = {"show", "compare"}
 PIECE_WORDS = {"card", "cards", "slip", "slips", "box", "boxes", "row", "rows"}
@@ -78,8 +80,8 @@ class Holders:
         self.opened: list[tuple[str, Piece]] = []
 
     def hear(self, text: str) -> None:
-        for name, letter in TAKE.findall(text):
-            self.cards[name.lower()] = letter
+        for take in map(facts_of, TAKE.finditer(text)):
+            self.cards[take["name"].lower()] = take["letter"]
         for sentence in sentences(text):
             label = told_to_open(sentence)
             if label is not None:
@@ -185,12 +187,13 @@ def said_before_reveals(events: list[dict[str, Any]]) -> Iterator[tuple[int, str
             revealing = True
         if event["event"] != "say":
             continue
-        text = event["text"].lower()
+        text = event["text"]
         if revealing:
-            assert "standings:" in text
-            text = text.split("standings:", 1)[1].split(".", 1)[1]
+            standings = STANDINGS.search(text)
+            assert standings, text
+            text = text[standings.end():]
             round_, revealing = round_ + 1, False
-        yield round_, text
+        yield round_, text.lower()
 
 
 def sentences(text: str) -> list[str]:
@@ -252,14 +255,14 @@ def test_the_host_asks_for_the_deck_number_and_refuses_a_misheard_one(tmp_path: 
     events = play(tmp_path, deck, "", table, seed=8)
     says = [e["text"] for e in events if e["event"] == "say"]
     assert "first three digits" in says[0] or "the first three?" in says[0]
-    assert says[1].startswith(spoken(misheard[:3]).capitalize() + ".")
+    assert said_line("deck_digits", digits=spoken(misheard[:3]).capitalize()).match(says[1])
     assert "does not check out" in says[2]
     assert "has 6 digits" in says[3]
     assert "That deck is for 4 players, but 5 of you are playing" in says[4]
     assert "didn't" in says[5]  # not a number: asked again
     assert "last three" in says[6]
     assert f"Deck {deck.printed}" in says[7]
-    assert "take letter" in next(s for s in says[7:] if "box 1" in s)
+    assert TAKE.search(next(s for s in says[7:] if "box 1" in s))
     records = read_records(tmp_path / "game.jsonl")
     assert [a.choice for a in actions_of(records)][:7] == [
         misheard[:3], misheard[3:], "1234567", other_players, deck.number[:3], deck.number[3:],
@@ -319,7 +322,7 @@ def test_the_slip_checks_catch_a_card_of_every_box_and_a_call_to_show_it() -> No
     whole card) is caught, and so is a line asking to show a card or compare slips."""
     deck = Deck("secret-squad", 4, 12)
     holders = Holders(pieces(deck))
-    holders.hear("Fox, take letter B. Owl, take letter A. Now open only your box 2 slip.")
+    holders.hear("Fox, take letter B. Letter A is for Owl. Now open only your box 2 slip.")
     assert [(n, p.letter, p.label) for n, p in holders.opened] == [("fox", "B", "box 2"),
                                                                    ("owl", "A", "box 2")]
     assert not squad_slips_showing_more(deck, holders.opened)

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 from squad_room import VOICES, SquadTable, phrasings
 from squad_script import answers_in_journal, answers_only
-from test_cards import squads_said_before_reveal
+from test_cards import TAKE, squads_said_before_reveal
+from wordings import any_case, facts_of, said_line
 
 from voicehost.games.deck import Deck, letters
 from voicehost.games.layout import squad_layout
@@ -42,12 +43,11 @@ PLAYERS = 4
 ROUNDS = 2  # CI time: the rules' three rounds play the same way as two
 DECK = Deck("secret-squad", PLAYERS, 305)  # printed "143 056": a zero to read out too
 GAME_SEED = 42
-TAKE = re.compile(r"(\w+), take letter ([A-J])\.")
 BOX = re.compile(r"\bbox (\d+)\b")
 QUESTION_CARD = re.compile(r"yellow squad: (.+?\?) red squad: (.+?\?)")
 DIGIT = "(?:zero|one|two|three|four|five|six|seven|eight|nine)"
-ECHO = re.compile(rf"^({DIGIT}(?: {DIGIT})*)\.")
-READ = re.compile(r"\bdeck (\d{3} \d{3})\b")
+ECHO = any_case(said_line("deck_digits", digits=re.compile(rf"{DIGIT}(?: {DIGIT})*")))
+READ = any_case(said_line("deck_read", printed=re.compile(r"\d{3} \d{3}")))
 SLOWEST = 110  # words a minute: how slowly a player reads digits the host keeps missing
 MAX_DECK_GROUPS = 12  # three full readings each way, then the test gives up
 
@@ -87,8 +87,8 @@ class PrintedRoomTable(SquadTable):
         if event["event"] != "say":
             return
         text = event["text"]
-        for name, letter in TAKE.findall(text):
-            self.cards[name.lower()] = letter
+        for take in map(facts_of, TAKE.finditer(text)):
+            self.cards[take["name"].lower()] = take["letter"]
         boxes = BOX.findall(text)
         if boxes and "look" in self.last_said:
             self.box = int(boxes[-1])
@@ -101,10 +101,10 @@ class PrintedRoomTable(SquadTable):
         if self.digits_said:
             echo = ECHO.match(self.last_said)
             said, self.digits_said = self.digits_said, ""
-            if echo is not None and echo.group(1) != say_digits(said):
+            if echo is not None and facts_of(echo)["digits"] != say_digits(said):
                 return True
         read = READ.search(self.last_said)
-        if read is not None and read.group(1) != self.printed:
+        if read is not None and facts_of(read)["printed"] != self.printed:
             return True
         return self.answer_misheard()
 

@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 from squad_room import PLAYERS, VOICES, ScriptedTable
 from squad_script import SecretSquadScript, answers_in_journal, answers_only
+from wordings import any_case, any_of, said_line
 
 from voicehost.games.base import Action
 from voicehost.games.secret_squad import SecretSquad
@@ -36,7 +37,6 @@ from voicehost.host.secret_squad import question_deck
 from voicehost.lab.conditions import active_power, babble, to_array, to_bytes
 from voicehost.lab.room import RAW_16K, SINK, Room, record_room
 from voicehost.lab.speakers import speak
-from voicehost.prompts_dir import load_yaml
 from voicehost.session import actions_of
 from voicehost.store.journal import read_records
 from voicehost.voice import SAMPLE_RATE
@@ -56,12 +56,11 @@ SCORING = ("point", "squad")
 # What the players say, for the level of their speech: every voice, short and long phrases.
 SAMPLE_PHRASES = ("yup", "nope", "i pointed at cheetah", "yellow squad", "ready")
 
-LINES = load_yaml("common/lines.yaml")
-READ_BACKS = tuple(t.split("{choice}.")[1].strip().lower() for t in LINES["confirm"])
-QUIT_CONFIRM = LINES["quit_confirm"].lower()
-UNDONE = LINES["undone"].split("{what}")[0].lower()
-QUIET = tuple(q.split("{name}")[0].lower() for q in LINES["quiet_please"]) + (
-    LINES["quiet_please_all"].lower(),)
+# Matched in the table's `last_said`, which is lower case.
+READ_BACK = any_case(said_line("confirm"))
+QUIT_CONFIRM = any_case(said_line("quit_confirm"))
+UNDONE = any_case(said_line("undone"))
+QUIET = any_case(any_of(said_line("quiet_please"), said_line("quiet_please_all")))
 
 
 class Crowd:
@@ -168,8 +167,9 @@ class CrowdTable(ScriptedTable):
         super().on_event(event)
         self.events.append(event)
         if event["event"] == "say":
-            self.undoing = (self.undoing or self.needs_undo) and UNDONE not in self.last_said
-        if event["event"] == "say" and any(r in self.last_said for r in READ_BACKS):
+            self.undoing = ((self.undoing or self.needs_undo)
+                            and not UNDONE.search(self.last_said))
+        if event["event"] == "say" and READ_BACK.search(self.last_said):
             self.read_back = self.last_said
         elif event["event"] == "heard":
             self.heard.append(event)
@@ -180,7 +180,7 @@ class CrowdTable(ScriptedTable):
         if listen["decision"] == "paused":
             return "resume"
         if listen["decision"] == "confirm":
-            if QUIT_CONFIRM in self.last_said:
+            if QUIT_CONFIRM.search(self.last_said):
                 return "no"
             if not self.needs_undo:
                 return "yes" if self.intended and self.intended in self.read_back else "no"
@@ -301,8 +301,7 @@ def test_a_whole_game_in_a_crowd(room: Room, tmp_path: Path) -> None:
     response = [h["response_seconds"] for h in table.heard
                 if h.get("intent") and "response_seconds" in h]
     snr = [h["snr_db"] for h in table.heard if "snr_db" in h]
-    quiet = sum(any(q in e["text"].lower() for q in QUIET)
-                for e in events if e["event"] == "say")
+    quiet = sum(QUIET.search(e["text"]) is not None for e in events if e["event"] == "say")
     which = sum(1 for e in table.heard if e.get("between"))
     undos = sum(u.kind == "undo" for u in table.utterances)
     print(f"\ncrowd room ({ENGINE}, babble {CROWD_SNR_DB:.0f} dB under the players): "

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from squad_script import SecretSquadScript, answers_in_journal, answers_only
+from wordings import said_line, then
 
 from voicehost.games.secret_squad import Settings
 from voicehost.host.events import EventStream
@@ -23,7 +24,6 @@ from voicehost.host.host import Host
 from voicehost.host.secret_squad import SecretSquadTable
 from voicehost.host.table import Seats
 from voicehost.lab.random_table import QuietVoice
-from voicehost.prompts_dir import load_yaml
 from voicehost.speech import microphone
 from voicehost.speech.audio_voice import AudioVoice
 from voicehost.speech.devices import NoOutputDeviceError
@@ -33,7 +33,8 @@ from voicehost.store.journal import Journal
 from voicehost.voice import Hearing, MicrophoneLost
 
 PLAYERS, SEED = 3, 42
-LINES = load_yaml("common/lines.yaml")
+MICROPHONE_LOST = said_line("microphone_lost")
+MICROPHONE_BACK = said_line("microphone_back")
 
 
 class Events(io.StringIO):
@@ -153,11 +154,12 @@ def test_a_lost_microphone_is_waited_for_and_the_question_asked_again(tmp_path: 
     outcome = short_game(tmp_path, voice, events).run()
     assert outcome.finished and outcome.scores == script.expected_scores()
     assert ears.reopened == 2
-    lost = [i for i, line in enumerate(mouth.said) if line == LINES["microphone_lost"]]
+    lost = [i for i, line in enumerate(mouth.said) if MICROPHONE_LOST.fullmatch(line)]
     assert len(lost) == 2
     # the pending decision asked again once the microphone is back
-    assert mouth.said[lost[0] + 1] == f"{LINES['microphone_back']} Robin?"
-    assert mouth.said[lost[1] + 1].startswith(LINES["microphone_back"])
+    robin = said_line("answer_next", "secret_squad", name="Robin")
+    assert then(MICROPHONE_BACK, robin).fullmatch(mouth.said[lost[0] + 1])
+    assert MICROPHONE_BACK.match(mouth.said[lost[1] + 1])
     assert mouth.said[lost[1] + 1].endswith(mouth.said[lost[1] - 1])  # the read-back again
     listens = events.listens()
     assert [(e["decision"], e["player"]) for e in listens[called + 1:called + 4]] == [
@@ -235,7 +237,7 @@ def test_a_study_timer_stops_while_the_microphone_is_away(tmp_path: Path) -> Non
     assert host.drive(host.dialogue.take(decision))
     took = time.monotonic() - began
     assert took >= 2.0 + 1.5 - 0.1, took  # the 2 s of study, after the 1.5 s away
-    assert any(LINES["microphone_lost"] in line for line in voice.said)
+    assert any(MICROPHONE_LOST.search(line) for line in voice.said)
 
 
 @pytest.mark.parametrize("lost", [False, True])

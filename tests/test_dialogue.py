@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from wordings import said_line
 
 from voicehost.games.base import Decision
 from voicehost.host.dialogue import Dialogue, Outcome
@@ -144,7 +145,7 @@ def test_pause_waits_for_resume_and_chatter_is_nobodys_business() -> None:
     paused = moments.index("paused")
     assert moments[paused:paused + 3] == ["paused"] * 3  # silence and "yup" change nothing
     assert moments[paused + 3] == "point"
-    assert any(line.startswith("Back to the game.") for line in script.said())
+    assert any(said_line("resumed").match(line) for line in script.said())
     assert points(script) == [(0, "1")]
 
 
@@ -171,8 +172,8 @@ def test_undo_takes_back_the_last_choice_and_asks_it_again() -> None:
         {"type": "action", "action": {"kind": "point", "player": 0, "choice": "1"}},
         {"type": "undo"},
         {"type": "action", "action": {"kind": "point", "player": 0, "choice": "2"}}]
-    assert any(line.startswith("Undone: Cheetah pointing at Robin.")
-               for line in script.said())
+    undone = said_line("undone", what="Cheetah pointing at Robin")
+    assert any(undone.match(line) for line in script.said())
     assert [action.choice for action in dialogue.actions][-1] == "2"
     assert len(dialogue.actions) == 6  # the deal, three answers, ready, one pointing
 
@@ -184,8 +185,8 @@ def test_a_lost_microphone_is_said_waited_for_and_the_question_asked_again() -> 
     assert [type(command) for command in script.commands[lost + 1:lost + 3]] == [
         Now, WaitForMicrophone]
     back = next(command for command in script.commands[lost + 3:] if isinstance(command, Say))
-    assert back.lines[0] == "The microphone is back."
-    assert back.lines[-1] == "Cheetah, who did you point at?"
+    assert said_line("microphone_back").fullmatch(back.lines[0])
+    assert said_line("point_prompt", "secret_squad", name="Cheetah").fullmatch(back.lines[-1])
     assert points(script) == [(0, "1")]  # the answer after the loss is taken
 
 

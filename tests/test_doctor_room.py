@@ -40,9 +40,9 @@ def test_doctor_names_the_pipeline_and_the_voice(room: Room) -> None:
     assert hearing == ["hearing: microphone → energy endpointer with the room-level gate → "
                        "pocketsphinx [--engine pocketsphinx --front-end none]"]
     assert checks[hearing[0]][0]
-    assert checks["the host's voice: espeak-ng (its default voice)"][0]
-    piper = {what: fine for what, fine, _ in doctor_checks(replace(SETTINGS, voice="joe"))}
-    assert piper["the host's voice: piper joe"]
+    assert checks["the host's voice: piper joe"][0]  # the default
+    espeak = {what: fine for what, fine, _ in doctor_checks(replace(SETTINGS, voice="espeak"))}
+    assert espeak["the host's voice: espeak-ng (its default voice)"]
 
 
 def test_doctor_hears_a_quiet_room_and_a_loud_party(room: Room) -> None:

@@ -14,6 +14,7 @@ from dataclasses import MISSING, fields
 from pathlib import Path
 
 import pytest
+from wordings import said_line
 
 from voicehost.games.base import Action
 from voicehost.host import events
@@ -205,7 +206,9 @@ def test_quit_game_during_a_read_back_stops_the_game(tmp_path: Path) -> None:
 def test_the_scores_during_a_read_back_then_the_question_again(tmp_path: Path) -> None:
     voice, records, path = typed_game(tmp_path, *TO_THE_POINTING, "player two", "scores",
                                       "yes")
-    at = next(i for i, line in enumerate(voice.said) if "Standings" in line)
-    assert "right?" in voice.said[at] or "Correct?" in voice.said[at]  # asked again
+    standings = said_line("standings", "secret_squad")
+    at = next(i for i, line in enumerate(voice.said) if standings.search(line))
+    read_back = said_line("confirm", choice="Cheetah pointed at Robin")
+    assert read_back.search(voice.said[at])  # asked again
     points = [a for a in actions_of(read_records(path)) if a.kind == "point"]
     assert points and points[0].choice == "1"  # "yes" after the scores took the choice

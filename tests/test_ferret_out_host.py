@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from drive import drive, play_text, play_through_kills, resume_text, typed
 from ferret_script import FerretScript
+from wordings import said_line
 
 from voicehost.games.ferret_out import sleeve_for
 from voicehost.host.clips import Said, load_clip, said_from, save_clip
@@ -101,8 +102,9 @@ def test_the_round_twelve_words_are_never_read_out_before_the_reveal(tmp_path: P
     events = drive(play_args(tmp_path, 5, 8, "study_seconds=0"), tmp_path / "events.jsonl",
                    reply)
     said = [e["text"] for e in of(events, "say")]
-    assert any("You can say the name of the player you wrote down" in t for t in said)
-    assert any("Just one word, please." in t for t in said)  # a mumbled guess, refused
+    named = said_line("options", "ferret_out", options=said_line("options_named", "ferret_out"))
+    assert any(named.search(t) for t in said)
+    assert any(said_line("one_word").search(t) for t in said)  # a mumbled guess, refused
     game = FerretOutTable(Seats.default(5), 8).game
     prompts = Path(__file__).parents[1] / "prompts"
     in_lines = set(re.findall(r"[a-z]+", " ".join(
@@ -149,10 +151,10 @@ def test_commands_work_at_every_kind_of_decision(tmp_path: Path) -> None:
     check_game(events, script, tmp_path / "game.jsonl")
     said = [e["text"] for e in of(events, "say")]
     assert any("Ferret Out. Every sleeve shows six words" in s for s in said)  # help
-    assert any(s.startswith("Standings:") for s in said)  # scores
-    assert any("There is nothing to skip right now." in s for s in said)
+    assert any(said_line("standings", "ferret_out").match(s) for s in said)  # scores
+    assert any(said_line("nothing_to_skip").search(s) for s in said)
     assert any(s.startswith("Round 1, collecting clues.") for s in said)  # status
-    assert any(s.startswith("Here are all the clues.") or s.startswith("The clues, once more.")
+    assert any(said_line("clues_intro", "ferret_out").match(s)
                for s in said[:40])  # read the answers: the clues so far
     heard_commands = [e["intent"][0] for e in of(events, "heard")
                       if e["intent"] and e["intent"][0] != "choose"]
@@ -181,8 +183,8 @@ def test_undo_takes_back_the_last_answer_and_asks_again(tmp_path: Path) -> None:
     at = asked.index(("accuse", 2))
     assert asked[at + 1] == ("accuse", 1)  # seat 1's answer was taken back
     said = " ".join(e["text"] for e in of(events, "say"))
-    assert f"Undone: {script.names[1].title()}'s answer." in said
-    assert f"Undone: {script.names[2].title()}'s clue." in said
+    assert said_line("undone", what=f"{script.names[1].title()}'s answer").search(said)
+    assert said_line("undone", what=f"{script.names[2].title()}'s clue").search(said)
     records = read_records(tmp_path / "game.jsonl")
     assert sum(r["type"] == "undo" for r in records) == 2
 
@@ -207,7 +209,7 @@ def test_pause_and_quit_then_resume_finishes_the_same_game(tmp_path: Path) -> No
                    reply)
     assert of(events, "quit") and not of(events, "game_over")
     said = " ".join(e["text"] for e in of(events, "say"))
-    assert "Paused." in said and "Back to the game." in said
+    assert said_line("paused").search(said) and said_line("resumed").search(said)
     events = drive(resume_text(tmp_path), tmp_path / "events.jsonl", script.reply)
     assert "Welcome back to Ferret Out" in of(events, "say")[0]["text"]
     check_game(events, script, tmp_path / "game.jsonl")
@@ -230,9 +232,9 @@ def test_garbage_gets_a_clear_reprompt_and_never_a_guess(tmp_path: Path) -> None
                    reply)
     check_game(events, script, tmp_path / "game.jsonl")
     said = " ".join(e["text"] for e in of(events, "say"))
-    assert "Just one word, please." in said
-    assert "You can say a number from one to six, or roll." in said
-    assert "Please say yes or no." in said
+    assert said_line("one_word").search(said)
+    assert said_line("options", options="a number from one to six, or roll").search(said)
+    assert said_line("confirm_options").search(said)
     assert "Traceback" not in said
 
 

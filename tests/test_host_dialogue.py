@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from drive import voicehost
+from wordings import options_said
 
 from voicehost.games.deck import Deck
 from voicehost.host.events import EventStream
@@ -169,7 +170,7 @@ def test_a_deck_number_heard_at_the_table_tells_how_many_play(tmp_path: Path) ->
 def test_the_options_are_offered_with_or(tmp_path: Path) -> None:
     to_the_pointing = [IN, IN, IN, "ready", "yup", "nope", "yup", "ready"]
     voice, _ = hosted(tmp_path, squad(), *to_the_pointing, "banana", "banana")
-    offered = next(line for line in voice.said if "You can say" in line)
+    offered = next(line for line in voice.said if options_said("secret_squad").search(line))
     assert re.search(r"Cheetah, Robin or Husky\b", offered), offered
 
 

@@ -12,6 +12,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from wordings import options_said
+
 from voicehost.host.events import EventStream
 from voicehost.host.host import Host
 from voicehost.host.secret_squad import SecretSquadTable
@@ -120,7 +122,7 @@ def test_a_loud_room_gets_asked_for_quiet_not_read_the_options(tmp_path: Path) -
     spoken = " ".join(voice.said)
     assert spoken.count("quiet, please") == 1  # before the deal, to the whole table
     assert spoken.count("quiet for Cheetah") + spoken.count("Quiet for Cheetah") == 3
-    assert "You can say" not in spoken
+    assert not options_said("secret_squad").search(spoken)
     assert answers(tmp_path) == [(0, "nope")]
 
 
@@ -148,4 +150,4 @@ def test_a_quiet_room_reads_the_options_after_two_misses(tmp_path: Path) -> None
     for _ in range(2):
         assert host.drive(host.dialogue.take(host.table.game.pending()))
     spoken = " ".join(voice.said)
-    assert "You can say" in spoken and "quiet" not in spoken.lower()
+    assert options_said("secret_squad").search(spoken) and "quiet" not in spoken.lower()

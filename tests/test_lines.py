@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -222,3 +223,36 @@ def test_no_round_or_card_is_said_twice_in_one_breath(game: str, tmp_path: Path)
     assert len(records) > 20 and sum("Welcome back" in line for line in said) > 6
     twice = [line for line in said if SAID_TWICE.search(line)]
     assert not twice, twice[:3]
+
+
+EVERY_TURN = 5  # a line said this often in a game where it is said at all is said every turn
+
+
+def test_every_line_said_every_turn_has_two_wordings_at_least(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The 36 seeded games (scripts/seeded_games.py): every whole line (a sentence, not a piece
+    of one such as "or" or "{name} {points}") said on average every turn of the games that say
+    it is written at least two ways, so the host does not sound like a machine."""
+    monkeypatch.syspath_prepend(str(PROMPTS.parent / "scripts"))
+    from seeded_games import seeded_game
+
+    said: Counter[str] = Counter()
+    games: Counter[str] = Counter()
+    real = Lines.__call__
+
+    def counting(self: Lines, key: str, **facts: object) -> str:
+        said[key] += 1
+        return real(self, key, **facts)
+
+    monkeypatch.setattr(Lines, "__call__", counting)
+    for seed in range(36):
+        before = Counter(said)
+        seeded_game(seed, tmp_path)
+        games.update(key for key in said if said[key] > before[key])
+    wordings = {key: [phrasings] if isinstance(phrasings, str) else phrasings
+                for path in FILES for key, phrasings in yaml.safe_load(path.read_text()).items()}
+    every_turn = [key for key, count in said.items() if count / games[key] >= EVERY_TURN
+                  and all(w.rstrip().endswith((".", "?", "!")) for w in wordings[key])]
+    assert len(every_turn) >= 10
+    alone = sorted(key for key in every_turn if len(wordings[key]) < 2)
+    assert not alone, f"said every turn, in one wording only: {alone}"

@@ -20,9 +20,10 @@ from voicehost.speech.models import (
     NO_MODEL_MESSAGE,
     ModelDownloadError,
     download,
+    find_model,
+    looks_like_model,
     print_progress,
 )
-from voicehost.speech.vosk_engine import find_model, looks_like_model
 
 NAME = "vosk-model-tiny-xx-0.1"
 FAKE_MODEL = {

@@ -17,7 +17,7 @@ from voicehost.intents.understand import reading_of
 from voicehost.lab.room import Room, RoomRecording
 from voicehost.speech import piper_voice
 from voicehost.speech.base import recognize
-from voicehost.speech.mouth import Mouth
+from voicehost.speech.mouth import Mouth, chosen_voice
 from voicehost.speech.piper_voice import PiperRenderer, PiperVoiceError
 from voicehost.speech.whisper_engine import WhisperRecognizer
 from voicehost.voice import SAMPLE_RATE
@@ -31,12 +31,13 @@ def heard(samples: np.ndarray, rate: int) -> str:
     return recognize(engine, (pcm * 32767).astype("<i2").tobytes()).raw_text
 
 
-def test_say_speaks_with_joe_and_whisper_hears_the_line(tmp_path: Path) -> None:
+def test_say_speaks_with_joe_by_default_and_whisper_hears_the_line(tmp_path: Path) -> None:
     out = tmp_path / "line.wav"
-    done = subprocess.run([sys.executable, "-m", "voicehost.cli", "say", "--voice", "joe",
+    done = subprocess.run([sys.executable, "-m", "voicehost.cli", "say",
                            "Cheetah, yes or no?", "--out", str(out)],
                           capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert chosen_voice(None) == ("joe", "")
     with wave.open(str(out)) as wav:
         rate = wav.getframerate()
         samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16)
@@ -55,17 +56,77 @@ def test_the_rate_and_volume_settings_reach_piper() -> None:
     assert "your turn" in heard(normal, rate)
 
 
-def test_a_changed_voice_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_changed_voice_file_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
     package, pinned = piper_voice.PIPER_VOICES["joe"]
-    wrong = dict(pinned, **{"en_US-joe-medium.onnx": "0" * 64})
-    monkeypatch.setitem(piper_voice.PIPER_VOICES, "joe", (package, wrong))
+    for changed in pinned:
+        wrong = dict(pinned, **{changed: "0" * 64})
+        monkeypatch.setitem(piper_voice.PIPER_VOICES, "joe", (package, wrong))
+        monkeypatch.setenv("VOICEHOST_MODELS", str(tmp_path))  # no 8-bit form made yet
+        piper_voice._loaded.cache_clear()
+        try:
+            with pytest.raises(PiperVoiceError, match=f"{changed} does not match"):
+                PiperRenderer("joe").render("hello")
+        finally:
+            piper_voice._loaded.cache_clear()
+    assert not list(tmp_path.rglob("*.onnx"))
+
+
+def test_the_8bit_form_is_made_once_and_made_again_when_changed(tmp_path: Path) -> None:
+    made = piper_voice.eight_bit_model("joe", tmp_path)
+    stamp = made.with_name(made.name + ".sha256")
+    first, when = stamp.read_text(), made.stat().st_mtime_ns
+    assert made.stat().st_size < 0.45 * piper_voice._bundle("joe")[0].stat().st_size
+    assert piper_voice.eight_bit_model("joe", tmp_path) == made
+    assert made.stat().st_mtime_ns == when  # checked, not made again
+    with made.open("r+b") as f:
+        f.seek(made.stat().st_size // 2)
+        f.write(b"\0" * 64)
+    piper_voice.eight_bit_model("joe", tmp_path)
+    assert stamp.read_text() == first  # made again, the same bytes as before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [made.name, stamp.name]
+
+
+def test_without_piper_the_default_voice_is_espeak_saying_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _, pinned = piper_voice.PIPER_VOICES["joe"]
+    monkeypatch.setitem(piper_voice.PIPER_VOICES, "joe", ("no_such_voice_package", pinned))
     piper_voice._loaded.cache_clear()
     try:
-        with pytest.raises(PiperVoiceError, match="en_US-joe-medium.onnx does not match"):
-            PiperRenderer("joe").render("hello")
-        assert piper_voice.installed_piper_voices() == []
+        voice, notice = chosen_voice(None)
+        assert voice == "espeak"
+        assert notice == ("Speaking with espeak-ng: the piper voice joe is not installed "
+                          "(no_such_voice_package is missing; scripts/setup.sh installs it).")
+        assert chosen_voice("joe") == ("joe", "")  # asked for by name: its own error, later
     finally:
         piper_voice._loaded.cache_clear()
+
+
+@pytest.mark.parametrize("text", [
+    "Everyone, pull your card out of its sleeve and compare it with your neighbours' cards, "
+    "then look around the table carefully, because one of you had a different card.",
+    "Cheetah, yup or nope?",
+    "Red squad: answer nope if you would rather stay at home than go to a party with "
+    "strangers tonight",
+])
+def test_a_sentence_is_rendered_in_pieces_cut_between_words(text: str) -> None:
+    voice = piper_voice._loaded("joe")
+    for sentence in voice.phonemize(text):
+        cut = piper_voice.pieces(sentence)
+        assert all(0 < len(piece) <= piper_voice.MOST_PHONEMES for piece in cut)
+        assert all(piece[0] != " " and piece[-1] != " " for piece in cut)
+        assert " ".join("".join(piece) for piece in cut) == "".join(sentence)
+        if len(sentence) <= piper_voice.MOST_PHONEMES:
+            assert cut == [sentence]
+
+
+def test_a_cut_prefers_a_comma_in_the_second_half() -> None:
+    words = list("aaaa bbbb cccc dddd, eeee ffff gggg hhhh iiii jjjj")
+    assert ["".join(p) for p in piper_voice.pieces(words, 30)] == [
+        "aaaa bbbb cccc dddd,", "eeee ffff gggg hhhh iiii jjjj"]
+    early = list("aa, bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj")
+    assert ["".join(p) for p in piper_voice.pieces(early, 30)] == [
+        "aa, bbbb cccc dddd eeee", "ffff gggg hhhh iiii jjjj"]
 
 
 def test_voice_list_names_joe_first_and_the_espeak_voices() -> None:
@@ -73,7 +134,7 @@ def test_voice_list_names_joe_first_and_the_espeak_voices() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()
-    assert rows[0].split() == ["joe", "piper,", "a", "natural", "voice"]
+    assert rows[0].split() == ["joe", "piper,", "a", "natural", "voice", "(the", "default)"]
     assert rows[1].split()[:2] == ["espeak", "espeak-ng,"]
     assert any(row.startswith("en-us ") and "espeak-ng" in row for row in rows)
 

@@ -94,7 +94,7 @@ def test_no_service_at_all_is_the_local_engine_at_once() -> None:
 
 def test_the_hosts_lines_are_spoken_by_the_service(tts: ServiceProcess) -> None:
     mouth = Mouth()
-    voice = RemoteVoice(tts.uri, mouth.render_locally)
+    voice = RemoteVoice(tts.uri, mouth.render_locally, mouth.voice_name)
     samples, rate = voice.render(LINE)
     served = resample(samples, rate, SAMPLE_RATE)
     piper, piper_rate = piper_render(LINE)
@@ -106,14 +106,15 @@ def test_the_hosts_lines_are_spoken_by_the_service(tts: ServiceProcess) -> None:
     assert voice.fallback.failures == 0
 
 
-def test_a_silent_tts_service_leaves_the_host_speaking_espeak() -> None:
+def test_a_silent_tts_service_leaves_the_host_speaking_its_own_voice() -> None:
     console = io.StringIO()
-    mouth = Mouth()
-    voice = RemoteVoice(f"tcp://127.0.0.1:{free_port()}", mouth.render_locally, console)
+    mouth = Mouth(voice="joe")
+    voice = RemoteVoice(f"tcp://127.0.0.1:{free_port()}", mouth.render_locally,
+                        mouth.voice_name, console)
     mouth.renderer = voice.render
     samples, rate = mouth.render(LINE)
-    assert len(samples) / rate > 1.0  # espeak-ng said it
-    assert "speaking with espeak-ng" in console.getvalue()
+    assert len(samples) / rate > 1.0  # joe said it
+    assert "speaking with piper joe" in console.getvalue()
 
 
 def test_doctor_checks_the_services(asr: ServiceProcess, tts: ServiceProcess) -> None:

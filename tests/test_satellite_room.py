@@ -29,12 +29,13 @@ from test_ferret_out_room import HOST as FERRET_HOST
 from test_ferret_out_room import FerretTable
 from test_secret_operation_room import PLAYERS as OPERATION_PLAYERS
 from test_secret_operation_room import OperationTable
+from wordings import said_line
 
 from voicehost.lab.room import Room, RoomRecording
 from voicehost.lab.satellite import SPEAKER, SatelliteProcess, start_satellite
-from voicehost.prompts_dir import load_yaml
 
-LINES = load_yaml("common/lines.yaml")
+MICROPHONE_LOST = said_line("microphone_lost")
+MICROPHONE_BACK = said_line("microphone_back")
 SQUAD_HOST = ["--engine", "pocketsphinx", "--rate", "340", "--silence", "0.4"]
 SHORT_SQUAD = ["--set", "rounds=1", "--set", "cards_per_round=1"]
 
@@ -143,8 +144,8 @@ def test_a_satellite_killed_mid_game_is_waited_for_and_nothing_is_lost(
     game, played = play_through(table, satellite, tmp_path, "play", "secret-squad",
                                  *SQUAD_HOST, "--players", "3", "--seed", "42", *SHORT_SQUAD)
     said = game.of("say")
-    lost = [e for e in said if LINES["microphone_lost"] in e["text"]]
-    back = [e for e in said if e["text"].startswith(LINES["microphone_back"])]
+    lost = [e for e in said if MICROPHONE_LOST.search(e["text"])]
+    back = [e for e in said if MICROPHONE_BACK.match(e["text"])]
     assert table.cut_at and len(lost) == 1, "the host did not notice"
     assert table.restored_at and len(back) == 1, "the host did not carry on"
     print(f"\nsatellite killed: {game.summary()}; lost said "

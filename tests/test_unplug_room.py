@@ -30,14 +30,15 @@ from pathlib import Path
 import pytest
 from squad_room import InterruptedTable
 from squad_script import SecretSquadScript, answers_in_journal, answers_only
+from wordings import said_line
 
 from voicehost.lab.room import RAW_16K, SINK, RoomError
-from voicehost.prompts_dir import load_yaml
 from voicehost.store.journal import read_records
 
 MIC = f"{SINK}-mic"
 PLAYERS, SEED = 3, 42
-LINES = load_yaml("common/lines.yaml")
+MICROPHONE_LOST = said_line("microphone_lost")
+MICROPHONE_BACK = said_line("microphone_back")
 
 
 class UnpluggableRoom:
@@ -119,8 +120,8 @@ def test_a_microphone_unplugged_mid_game_is_waited_for_and_nothing_is_lost(
                       "--players", str(PLAYERS), "--seed", str(SEED), "--set", "rounds=1",
                       "--set", "cards_per_round=1", "--rate", "340", "--silence", "0.4")
     said = game.of("say")
-    lost = [e for e in said if LINES["microphone_lost"] in e["text"]]
-    back = [e for e in said if e["text"].startswith(LINES["microphone_back"])]
+    lost = [e for e in said if MICROPHONE_LOST.search(e["text"])]
+    back = [e for e in said if MICROPHONE_BACK.match(e["text"])]
     assert table.cut_at and len(lost) == 1, "the host did not notice"
     assert table.restored_at and len(back) == 1, "the host did not carry on"
     detected, recovered = (lost[0]["time"] - table.cut_at,

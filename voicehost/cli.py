@@ -29,6 +29,7 @@ from voicehost.door import (
 )
 from voicehost.games.deck import SEEDS
 from voicehost.games.printed import ASK
+from voicehost.heap import give_back_big_blocks
 from voicehost.host.dialogue import Outcome
 from voicehost.host.events import EventStream
 from voicehost.host.grammars import heard_words, said_alone
@@ -56,8 +57,8 @@ from voicehost.store.journal import Journal, JournalError
 from voicehost.voice import Voice
 
 AUDIO = AudioSettings(reader=reading_of)  # audio mode's defaults
-VOICE_HELP = ("the host's voice: espeak (espeak-ng's default), joe (piper, a natural voice) "
-              "or another espeak-ng voice; --voice list names those installed")
+VOICE_HELP = ("the host's voice: joe (piper, a natural voice; the default), espeak (espeak-ng's "
+              "default voice) or another espeak-ng voice; --voice list names those installed")
 
 
 class VoiceOption(argparse.Action):
@@ -498,6 +499,7 @@ def run(argv: list[str] | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    give_back_big_blocks()
     try:
         status = run(argv)
         sys.stdout.flush()  # here, where a reader gone away can be caught

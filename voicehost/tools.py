@@ -175,9 +175,12 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool | None, str]]
                        else f"{speaker.problem.what} {speaker.problem.what_to_do}"))
     checks += service_checks(settings)
     checks += engine_checks(settings.reader, settings.model, engine=settings.engine)
-    from voicehost.speech.mouth import Mouth
+    from voicehost.speech.mouth import Mouth, chosen_voice
 
-    mouth = Mouth(voice=settings.voice)
+    voice, fell_back = chosen_voice(settings.voice)
+    if fell_back:
+        checks.append(("the natural voice (piper joe)", False, fell_back))
+    mouth = Mouth(voice=voice)
     try:
         mouth.render("ready")
         checks.append((f"the host's voice: {mouth.voice_name}", True, ""))
@@ -333,9 +336,12 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 def run_say(args: argparse.Namespace) -> int:
     from voicehost.speech.devices import AudioDeviceError
-    from voicehost.speech.mouth import Mouth
+    from voicehost.speech.mouth import Mouth, chosen_voice
 
-    mouth = Mouth(args.rate, args.volume, args.voice)
+    voice, notice = chosen_voice(args.voice)
+    if notice:
+        print(notice, file=sys.stderr)
+    mouth = Mouth(args.rate, args.volume, voice)
     new_file = False
     if args.out:
         folder_there("--out", args.out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from voicehost.voice import Hearing
@@ -41,9 +41,6 @@ class PhraseReading(Protocol):
     """The offered phrases as people say them around the phrases' words: what an engine that
     also hears freely asks of the rooms above (voicehost.intents.understand), never deciding
     itself what a transcript names."""
-
-    words: frozenset[str]  # every word of every phrase
-    readings: Mapping[tuple[str, ...], str]  # every phrase as the matcher reads it → it
 
     def read(self, words: Sequence[str]) -> tuple[str, ...]:
         """`words` as the matcher reads them among the phrases."""

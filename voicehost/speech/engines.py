@@ -48,7 +48,7 @@ def _pocketsphinx(model: Path | None, models_dir: Path, whole_utterances: bool,
 
 
 def _vosk_model(model: Path | None, models_dir: Path) -> Path | None:
-    from voicehost.speech.vosk_engine import find_model
+    from voicehost.speech.models import find_model
 
     return model if model is not None else find_model(models_dir)
 

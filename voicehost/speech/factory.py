@@ -22,7 +22,9 @@ class AudioSettings:
     front_end: str = "none"  # one of frontend.FRONT_ENDS
     rate: int = 175  # speech rate, words per minute
     volume: float = 1.0  # 0 to 1
-    voice: str | None = None  # the text-to-speech voice (name or id); None: the default
+    # the host's voice (a piper voice's name or an espeak-ng id); None: the default, joe where
+    # piper can speak (mouth.chosen_voice)
+    voice: str | None = None
     silence: float = 0.5  # seconds of silence that end an answer
     input_device: str | None = None  # index or (part of a) name; None: the system default
     output_device: str | None = None
@@ -86,9 +88,10 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
     from voicehost.speech.ears import Ears, Gate
     from voicehost.speech.endpoint import Endpointer, EndpointSettings
     from voicehost.speech.microphone import FrameSource, Microphone
-    from voicehost.speech.mouth import Mouth
+    from voicehost.speech.mouth import Mouth, chosen_voice
 
     gate = Gate()
+    voice, voice_notice = chosen_voice(settings.voice)
     if settings.satellite:  # asked before the recognizer loads: a wrong address fails fast
         from voicehost.speech.satellite import Satellite
 
@@ -99,7 +102,7 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
             satellite.stop()
             raise
         microphone: FrameSource = satellite
-        mouth = Mouth(settings.rate, settings.volume, settings.voice, gate=gate,
+        mouth = Mouth(settings.rate, settings.volume, voice, gate=gate,
                       speaker=satellite.play)
     else:
         microphone = Microphone(settings.input_device)
@@ -109,15 +112,16 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
         except AudioDeviceError as problem:
             microphone.stop()  # no speaker: text mode must not keep the microphone open
             return None, f"{problem} Playing in text mode: type what the players say."
-        mouth = Mouth(settings.rate, settings.volume, settings.voice, settings.output_device,
+        mouth = Mouth(settings.rate, settings.volume, voice, settings.output_device,
                       gate)
     recognizer, notice = make_pipeline(settings, console)
     if settings.tts:
         from voicehost.speech.remote import RemoteVoice
 
-        mouth.renderer = RemoteVoice(settings.tts, mouth.render_locally, console).render
+        mouth.renderer = RemoteVoice(settings.tts, mouth.render_locally, mouth.voice_name,
+                                     console).render
     mouth.warm_up()
     endpointer = Endpointer(EndpointSettings(trailing_silence_s=settings.silence))
     ears = Ears(microphone, endpointer, recognizer, gate)
     return AudioVoice(mouth, ears, console=console, captions=settings.captions,
-                      sounds=settings.sounds), notice
+                      sounds=settings.sounds), " ".join(n for n in (voice_notice, notice) if n)

@@ -1,5 +1,5 @@
-"""Fetch a vosk model from the official catalog into the models folder (folders.models_dir),
-safely and atomically.
+"""vosk models: find one in the models folder (folders.models_dir), or fetch one from the
+official catalog into it, safely and atomically. Nothing here loads vosk itself.
 
 The archive is downloaded and unpacked under hidden names (".download-*", ".extract-*") in
 the models folder, checked against the size and MD5 the catalog lists, and only then renamed
@@ -26,7 +26,6 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from voicehost.folders import models_dir as models_home
-from voicehost.speech.vosk_engine import looks_like_model
 
 CATALOG_URL = "https://alphacephei.com/vosk/models/model-list.json"
 DEFAULT_MODEL = "vosk-model-small-en-us-0.15"
@@ -37,6 +36,27 @@ NO_MODEL_MESSAGE = (
 BLOCK = 64 * 1024
 
 Progress = Callable[[int, int | None], None]
+
+
+def looks_like_model(path: Path) -> bool:
+    """A vosk model directory: an acoustic model plus its configuration or graph."""
+    if not path.is_dir():
+        return False
+    acoustic = (path / "am" / "final.mdl").is_file() or (path / "final.mdl").is_file()
+    graph = any((path / name).exists() for name in ("conf", "graph", "HCLG.fst", "Gr.fst"))
+    return acoustic and graph
+
+
+def find_model(models_dir: Path) -> Path | None:
+    """The first model under `models_dir` (by name), or None. Hidden entries are skipped:
+    that is where downloads and extractions in progress live."""
+    if not models_dir.is_dir():
+        return None
+    for child in sorted(models_dir.iterdir()):
+        if not child.name.startswith(".") and looks_like_model(child):
+            return child
+    return None
+
 
 
 class ModelDownloadError(Exception):

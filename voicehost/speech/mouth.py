@@ -1,5 +1,5 @@
-"""The mouth: pyttsx3 (libespeak-ng on Linux) or piper (`--voice joe`, piper_voice.py) renders
-speech, sounddevice plays it.
+"""The mouth: piper (joe, the default voice: piper_voice.py) or pyttsx3 (libespeak-ng on Linux,
+`--voice espeak`) renders speech, sounddevice plays it.
 
 pyttsx3's espeak driver can only speak through `aplay` or write a WAV file, so the mouth
 renders to a temporary WAV with `save_to_file` and plays the samples itself: that way it
@@ -24,7 +24,13 @@ import numpy as np
 
 from voicehost.speech.devices import DeviceSpec, Playback, play, sounddevice
 from voicehost.speech.ears import Gate
-from voicehost.speech.piper_voice import PIPER_VOICES, PiperRenderer, installed_piper_voices
+from voicehost.speech.piper_voice import (
+    DEFAULT_PIPER_VOICE,
+    PIPER_VOICES,
+    PiperRenderer,
+    PiperVoiceError,
+    installed_piper_voices,
+)
 from voicehost.speech.sounds import RATE as SOUND_RATE
 from voicehost.speech.sounds import sound
 
@@ -53,6 +59,19 @@ class Spoken:
     total_s: float  # call → return (playback finished, tail not included)
 
 
+def chosen_voice(setting: str | None) -> tuple[str, str]:
+    """The voice a `--voice` setting speaks with, and a notice ("" when none). No setting is
+    the default: joe (piper) where it can speak here, else espeak-ng's default voice, saying
+    why."""
+    if setting is not None:
+        return setting, ""
+    try:
+        PiperRenderer(DEFAULT_PIPER_VOICE).load()
+    except PiperVoiceError as problem:
+        return ESPEAK, f"Speaking with espeak-ng: {problem}."
+    return DEFAULT_PIPER_VOICE, ""
+
+
 def without_lead_in(samples: np.ndarray, rate: int) -> np.ndarray:
     """`samples` from just before their first sound."""
     sound = np.flatnonzero(np.abs(samples.astype(np.int32)) > ONSET_LEVEL)
@@ -65,7 +84,8 @@ class Mouth:
     """Speaks text aloud; `say` blocks until the speaker has played all of it.
 
     rate is in words per minute, volume 0..1, voice a piper voice's name ("joe") or an
-    espeak-ng voice id or part of its name (an espeak variant such as "+f3" may follow). The
+    espeak-ng voice id or part of its name (an espeak variant such as "+f3" may follow); None
+    and "espeak" are espeak-ng's default voice (`chosen_voice` picks the game's default). The
     pyttsx3 engine is created once and reused. While speaking, `gate` is closed, and it stays
     closed `tail_s` after playback.
     """
@@ -118,7 +138,9 @@ class Mouth:
         with _ENGINE_LOCK:
             espeak = [(v.id.rsplit("/", 1)[-1], f"espeak-ng, {v.name}")
                       for v in self._get_engine().getProperty("voices")]
-        return ([(name, "piper, a natural voice") for name in installed_piper_voices()]
+        return ([(name, "piper, a natural voice"
+                  + (" (the default)" if name == DEFAULT_PIPER_VOICE else ""))
+                 for name in installed_piper_voices()]
                 + [(ESPEAK, "espeak-ng, its default voice")] + espeak)
 
     def voice_id(self) -> str | None:

@@ -149,18 +149,19 @@ class RemoteRecognizer:
 
 class RemoteVoice:
     """Renders the host's lines with a Wyoming text-to-speech service: a `render` for the
-    Mouth (samples, rate); `local` renders them when the service does not answer in time."""
+    Mouth (samples, rate); `local` (the voice `local_name`: "piper joe") renders them when
+    the service does not answer in time."""
 
     def __init__(self, uri: str, local: Callable[[str], tuple[np.ndarray, int]],
-                 console: TextIO | None = None) -> None:
+                 local_name: str, console: TextIO | None = None) -> None:
         self.address = Address.parse(uri, default_port=TTS_PORT)
-        self.local = local
+        self.local, self.local_name = local, local_name
         self.fallback = Fallback("text-to-speech", self.address, console)
 
     def render(self, text: str) -> tuple[np.ndarray, int]:
         rendered: tuple[np.ndarray, int] = self.fallback.attempt(
             lambda: synthesize(self.address, text), lambda: self.local(text),
-            "speaking with espeak-ng")
+            f"speaking with {self.local_name}")
         return rendered
 
 

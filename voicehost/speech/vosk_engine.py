@@ -35,26 +35,6 @@ _FST_HAS_ISYMBOLS = 1
 _FST_HAS_OSYMBOLS = 2
 
 
-def looks_like_model(path: Path) -> bool:
-    """A vosk model directory: an acoustic model plus its configuration or graph."""
-    if not path.is_dir():
-        return False
-    acoustic = (path / "am" / "final.mdl").is_file() or (path / "final.mdl").is_file()
-    graph = any((path / name).exists() for name in ("conf", "graph", "HCLG.fst", "Gr.fst"))
-    return acoustic and graph
-
-
-def find_model(models_dir: Path) -> Path | None:
-    """The first model under `models_dir` (by name), or None. Hidden entries are skipped:
-    that is where downloads and extractions in progress live."""
-    if not models_dir.is_dir():
-        return None
-    for child in sorted(models_dir.iterdir()):
-        if not child.name.startswith(".") and looks_like_model(child):
-            return child
-    return None
-
-
 def read_vocabulary(model_dir: Path) -> frozenset[str]:
     """Every word the model knows: from words.txt, or else the symbol table inside its graph."""
     for name in ("graph/words.txt", "words.txt"):

@@ -6,12 +6,12 @@ fetched from the network.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from voicehost.folders import models_dir as models_home
+from voicehost.speech.pinned import sha256
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -38,14 +38,6 @@ END_TOKENS = (" .", ".", "!", "?")  # Whisper ends a sentence with punctuation, 
 
 class WhisperModelError(Exception):
     """The model is missing or not the pinned one; the message is one sentence for the user."""
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def verify_model(model_dir: Path) -> None:
