@@ -58,7 +58,6 @@ def find_model(models_dir: Path) -> Path | None:
     return None
 
 
-
 class ModelDownloadError(Exception):
     """A model could not be fetched or installed; the message is one sentence for the user."""
 
