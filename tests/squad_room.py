@@ -38,9 +38,35 @@ class SquadTable(RoomTable):
 
     def __init__(self, voices: Sequence[Speaker]) -> None:
         super().__init__(voices)
-        self.intended = ""  # how the host should read back the choice just said
+        # how the host should read back each choice of the gathering under way (whom each
+        # pointed at, each squad): (the name, the choice as said again in a "no", the read-back)
+        self.intended: list[tuple[str, str, str]] = []
+        self.gathering: tuple[str, Any] | None = None  # (decision, round) under way
         self.answer_echo: tuple[str, str] | None = None  # (name, yup/nope) just given
         self.needs_undo = False
+
+    def expect(self, listen: dict[str, Any], name: str, answer: str) -> None:
+        """The player `name` gave `answer` to a pointing or a squad: expect it read back."""
+        decision = listen["decision"]
+        key = (decision, listen.get("round"))
+        if key != self.gathering:
+            self.intended = []
+        self.gathering = key
+        if decision == "point":
+            said = "themself" if answer == "myself" else answer
+            self.intended.append((name, f"pointed at {answer}", f"pointed at {said}"))
+        else:
+            self.intended.append((name, f"is {answer}", f"is {answer}"))
+
+    def confirm_reply(self, read_back: str) -> str:
+        """Yes when every choice read back is the one given; else a no that says the first
+        wrong one again ("no, robin pointed at husky")."""
+        wrong = [(name, again) for name, again, line in self.intended
+                 if f"{name} {line}" not in read_back]
+        if not wrong:
+            return "yes"
+        name, again = wrong[0]
+        return f"no {name} {again.replace('myself', name)}"
 
     def correction(self, decision: str) -> str | None:
         """What to say to put the host right, if anything: "undo", or "yes"/"no" when it
@@ -49,7 +75,7 @@ class SquadTable(RoomTable):
             self.needs_undo = False
             return "undo"
         if decision == "confirm":
-            return "yes" if self.intended in self.last_said else "no"
+            return self.confirm_reply(self.last_said)
         return None
 
     def answer_misheard(self) -> bool:
@@ -88,8 +114,8 @@ class ScriptedTable(SquadTable):
         if decision == "answer":
             text = self.script.answers[(listen["round"], listen["card"], listen["player"])]
             self.answer_echo = (self.script.names[listen["player"]], text)
-        self.intended = {"point": f"pointed at {text}".replace("myself", "themself"),
-                         "squad": f"is {text}"}.get(decision, "")
+        if decision in ("point", "squad"):
+            self.expect(listen, self.script.names[listen["player"]], text)
         if listen["player"] is not None:
             self.speaker = listen["player"]
         return text

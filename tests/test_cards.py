@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from drive import drive, kept_in, play_text, resume_text, saying_once, voicehost
-from wordings import facts_of, said_line
+from wordings import any_of, facts_of, said_line
 
 from voicehost.cards.pieces import SQUAD_MARKS, Piece, pieces, slips_of
 from voicehost.games.base import Action, IllegalAction
@@ -31,7 +31,10 @@ from voicehost.store.journal import read_records
 TOKENS = load_yaml("common/tokens.yaml")["tokens"]
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TAKE = said_line("take_card", name=re.compile(r"\w+"), letter=re.compile("[A-J]"))
-STANDINGS = said_line("standings")  # the games that score rounds word it alike
+# a round's result ends on who leads (or on the standings), worded alike by the games that
+# score rounds
+STANDINGS = any_of(*(said_line(key) for key in (
+    "leads", "lead_shared", "lead_many", "all_level", "standings")))
 OPEN = re.compile(r"\bopen\b.*?\b((?:box|row) \d+)\b")
 SHOW_WORDS = {"show", "compare"}
 PIECE_WORDS = {"card", "cards", "slip", "slips", "box", "boxes", "row", "rows"}
@@ -205,7 +208,7 @@ def squads_said_before_reveal(events: list[dict[str, Any]], names: list[str]) ->
     leaks = []
     for _, text in said_before_reveals(events):
         for question in QUESTIONS:  # a question card may name an animal that is a seat name
-            text = text.replace(question, "")
+            text = text.replace(question, ". ")
         for sentence in sentences(text):
             words = set(re.findall(r"[a-z]+", sentence))
             if words & set(names) and words & {"yellow", "red"}:

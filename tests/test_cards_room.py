@@ -155,7 +155,7 @@ class PrintedRoomTable(SquadTable):
             targets = [s for s in range(PLAYERS) if s != player]
             target = self.rng.choice(targets)
             self.points.setdefault(round_, [0] * PLAYERS)[player] = target
-            self.intended = f"pointed at {self.names[target]}"
+            self.expect(listen, self.names[player], self.names[target])
             return self.names[target]
         raise AssertionError(f"the host asked what printed cards already tell it: {listen}")
 

@@ -183,7 +183,7 @@ class CrowdTable(ScriptedTable):
             if QUIT_CONFIRM.search(self.last_said):
                 return "no"
             if not self.needs_undo:
-                return "yes" if self.intended and self.intended in self.read_back else "no"
+                return self.confirm_reply(self.read_back)
         return super().reply_text(listen)
 
     def reply(self, listen: dict[str, Any], text: str) -> None:

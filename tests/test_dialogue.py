@@ -111,20 +111,31 @@ def points(script: Script) -> list[tuple[int, str]]:
             if record["type"] == "action" and record["action"]["kind"] == "point"]
 
 
-def test_a_pointing_is_read_back_and_journaled_only_once_confirmed() -> None:
-    dialogue, script, _ = at_the_pointing("robin", "no", "husky", "yes")
-    assert points(script) == [(0, "2")]  # the "no" left nothing in the journal
-    said = script.said()
-    assert said[-5].startswith("Cheetah pointed at Robin.")
-    assert said[-4].startswith(tuple(dialogue.lines.table["try_again"]))
-    assert said[-3].startswith("Cheetah pointed at Husky.")
-    assert said[-2].startswith("Robin, wh")
-    assert script.moments()[-4:] == ["confirm", "point", "confirm", "point"]
-    assert dialogue.listening.moment == "point"  # Robin's turn, where the script ended
+def standing_points(dialogue: Dialogue) -> list[tuple[int | None, str]]:
+    return [(action.player, action.choice) for action in dialogue.actions
+            if action.kind == "point"]
+
+
+def test_the_pointings_are_read_back_together_and_the_last_journaled_once_confirmed() -> None:
+    dialogue, script, _ = at_the_pointing("robin", "cheetah", "robin", "no",
+                                          "no, husky pointed at cheetah", "yes")
+    assert points(script) == [(0, "1"), (1, "0"), (2, "0")]  # the "no"s left nothing
+    read_back = [line for line in script.said() if "pointed at" in line]
+    assert len(read_back) == 3  # read back, asked again after the bare no, and corrected
+    assert "Cheetah pointed at Robin, Robin pointed at Cheetah and Husky pointed at Robin" \
+        in read_back[0]
+    assert read_back[0].split(". ")[0] in read_back[1]
+    assert "Husky pointed at Cheetah" in read_back[2]
+    assert any(said_line("which_is_wrong").match(line) for line in script.said())
+    assert script.moments()[8:] == ["point"] * 3 + ["confirm"] * 3 + ["squad"]
+    last = script.commands.index(Append({"type": "action", "action": {
+        "kind": "point", "player": 2, "choice": "0"}}))
+    asked = [i for i, command in enumerate(script.commands) if isinstance(command, Listen)]
+    assert asked[13] < last < asked[14]  # journaled once the last confirm was answered
 
 
 def test_the_choice_is_journaled_before_anything_is_said_of_it() -> None:
-    _, script, _ = at_the_pointing("robin", "yes")
+    _, script, _ = at_the_pointing("robin", "cheetah", "robin", "yes")
     kinds = [type(command).__name__ for command in script.commands]
     appended = max(i for i, command in enumerate(script.commands)
                    if isinstance(command, Append))
@@ -133,10 +144,13 @@ def test_the_choice_is_journaled_before_anything_is_said_of_it() -> None:
     assert confirmed < appended < kinds.index("Say", appended)
 
 
-def test_no_and_a_seat_corrects_the_pointing_and_reads_it_back_once() -> None:
-    _, script, _ = at_the_pointing("robin", "no, husky", "yes")
-    assert points(script) == [(0, "2")]
-    assert sum("pointed at" in line for line in script.said()) == 2
+def test_no_and_a_seat_corrects_an_earlier_pointing_and_reads_all_back_once_more() -> None:
+    dialogue, script, _ = at_the_pointing("robin", "cheetah", "robin",
+                                          "no, robin pointed at husky", "yes")
+    assert standing_points(dialogue) == [(0, "1"), (1, "2"), (2, "1")]
+    read_back = [line for line in script.said() if "pointed at" in line]
+    assert len(read_back) == 2 and "Robin pointed at Husky" in read_back[1]
+    assert {"type": "undo"} in script.journaled()
 
 
 def test_pause_waits_for_resume_and_chatter_is_nobodys_business() -> None:
@@ -224,7 +238,8 @@ def test_the_study_clock_is_the_one_passed_in_and_stops_for_a_pause_or_a_lost_mi
     assert script.commands.index(Append({"type": "action", "action": {
         "kind": "study", "player": None, "choice": "ready"}})) > began
     assert script.now - 1000.0 == pytest.approx(60.0 + stopped_s)
-    warned = [line for line in script.said() if line.endswith("seconds left.")]
+    warned = [line for line in script.said()  # a warning is said alone, not after "resume"
+              if said_line("time_left", "ferret_out").fullmatch(line)]
     assert len(warned) == 2 and "30" in warned[0] and "10" in warned[1]
     ticks = [command.lines for command in script.commands if isinstance(command, Say)
              and any(isinstance(line, Cue) and line.sound == "tick" for line in command.lines)]
@@ -250,7 +265,7 @@ def test_no_to_quitting_asks_the_pending_question_again(said: str) -> None:
     dialogue, script, _ = at_the_pointing(said, "no", "robin", "yes")
     asked = script.said()
     confirm = asked.index(dialogue.lines.table["quit_confirm"][0])
-    assert asked[confirm + 1].startswith("Cheetah, wh")
+    assert said_line("point_prompt", "secret_squad", name="Cheetah").fullmatch(asked[confirm + 1])
     assert Emit(Quit()) not in script.commands
     assert points(script) == [(0, "1")]
 
@@ -277,12 +292,92 @@ def test_pointing_at_yourself_at_four_players_is_refused_with_the_rule() -> None
         Seats.default(4), 4, {"rounds": "1", "cards_per_round": "1"})
     dialogue = Dialogue(table)
     script = Script(["i'm in"] * 4 + ["ready", "yup", "nope", "yup", "nope", "ready",
-                                      "myself", "cheetah", "robin", "yes"])
+                                      "myself", "cheetah", "robin", "cheetah", "robin",
+                                      "husky", "yes"])
     script.run(dialogue, dialogue.game())
     said = script.said()
     refused = [line for line in said if "can't point at yourself" in line]
-    assert len(refused) == 2 and all(line.endswith("Cheetah, who did you point at?")
-                                     or line.endswith("Cheetah, whom are you pointing at?")
-                                     for line in refused)
+    asked = said_line("point_prompt", "secret_squad", name="Cheetah")
+    assert len(refused) == 2 and all(asked.search(line) for line in refused)
     assert not any("didn't" in line for line in said)
-    assert points(script) == [(0, "1")]
+    assert points(script) == [(0, "1"), (1, "0"), (2, "1"), (3, "2")]
+
+
+SAYING_S_PER_LETTER = 0.07  # a clock where saying a line takes as long as its words would
+TICK_S = 0.05
+
+
+@dataclass
+class SpeakingScript(Script):
+    """A Script whose clock also runs while the host speaks: each Say takes its audio's length.
+    `said_at`: each Say's words (a tick: "<tick>") and when it began."""
+
+    said_at: list[tuple[str, float]] = field(default_factory=list)
+
+    def run(self, dialogue: Dialogue, steps: Steps[Any]) -> Any:
+        commands = dialogue.begin(steps)
+        while True:
+            for command in commands:
+                if isinstance(command, Say):
+                    self.say(command)
+            self.commands += commands
+            waiting = commands[-1]
+            if isinstance(waiting, Done):
+                return waiting.result
+            commands = dialogue.receive(self.answer(waiting))
+
+    def say(self, command: Say) -> None:
+        for item in command.lines:
+            if isinstance(item, Cue):
+                self.said_at.append((f"<{item.sound}>", self.now))
+                self.now += TICK_S
+            else:
+                self.said_at.append((item, self.now))
+                self.now += SAYING_S_PER_LETTER * len(item)
+
+
+@pytest.mark.parametrize("lines", [[None] * 20, ["pause", None, "resume", *[None] * 20]])
+def test_the_study_clock_keeps_time_with_the_time_its_words_take(
+        lines: list[str | None]) -> None:
+    dialogue, decision = study(60)
+    script = SpeakingScript(list(lines))
+    assert script.run(dialogue, dialogue.take(decision))
+    started = next(at for line, at in script.said_at if line.startswith(("Study", "Time to")))
+    opening = next(line for line, at in script.said_at if at == started)
+    end, stood, asked_again = script.now, 0.0, ""  # "time's up"; how long the clock stood
+    if "pause" in lines:
+        resumed = next(at for line, at in script.said_at
+                       if dialogue.lines.table["resumed"].count(line))
+        asked_again, at = next((line, at) for line, at in script.said_at if at > resumed
+                               and "second" in line)
+        went_on = at + SAYING_S_PER_LETTER * len(asked_again)
+        stood = went_on - script.heard_at["pause"]
+        left = int(asked_again.split()[0])
+        assert not asked_again.startswith(("Study", "Time to"))  # not the full minute again
+        assert end - went_on == pytest.approx(left, abs=0.5), asked_again
+    assert end - stood - started - SAYING_S_PER_LETTER * len(opening) == pytest.approx(
+        60.0, abs=0.05)
+    warned = {int(line.split()[0]): at for line, at in script.said_at
+              if said_line("time_left", "ferret_out").fullmatch(line) and line != asked_again}
+    assert sorted(warned) == [10, 30]
+    for seconds, at in warned.items():
+        assert end - at == pytest.approx(seconds, abs=0.05), (seconds, end - at)
+    ticks = [at for line, at in script.said_at if line == "<tick>"]
+    assert [round(end - at, 2) for at in ticks] == pytest.approx([5, 4, 3, 2, 1], abs=0.05)
+
+
+def test_a_correction_the_rules_refuse_is_refused_and_changes_nothing() -> None:
+    table = GAMES["secret-squad"].table.from_options(
+        Seats.default(4), 4, {"rounds": "1", "cards_per_round": "1"})
+    dialogue = Dialogue(table)
+    script = Script(["i'm in"] * 4 + ["ready", "yup", "nope", "yup", "nope", "ready",
+                                      "robin", "cheetah", "robin", "husky",
+                                      "no, robin pointed at robin", "yes"])
+    script.run(dialogue, dialogue.game())
+    said = script.said()
+    refused = [i for i, line in enumerate(said) if "can't point at yourself" in line]
+    read_back = [i for i, line in enumerate(said) if "Robin pointed at Cheetah" in line]
+    assert len(refused) == 1 and len(read_back) == 2
+    assert read_back[0] < refused[0] <= read_back[1]  # refused, then all read back again
+    assert standing_points(dialogue) == [(0, "1"), (1, "0"), (2, "1"), (3, "2")]
+    assert {"type": "undo"} not in script.journaled()

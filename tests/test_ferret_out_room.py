@@ -9,6 +9,7 @@ every clue is kept as a recording and played back when the host reads the clues 
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import wave
@@ -20,17 +21,17 @@ import pytest
 from drive import drive, kept_in, voicehost
 from ferret_script import BOXED_GUESSES, CLUES, NUMBER_WORDS, FerretScript
 from room import OTHER_WAYS, RoomTable, table_voices
+from wordings import any_case, said_line
 
 from voicehost.host.clips import Said
 from voicehost.host.ferret_out import FerretOutTable
 from voicehost.lab.room import Room, play_into_room
 from voicehost.lab.speakers import speak
-from voicehost.prompts_dir import load_yaml
 from voicehost.session import actions_of
 from voicehost.store.journal import read_records
 
 PLAYERS = 5
-QUIT_ASKED = load_yaml("common/lines.yaml")["quit_confirm"].split("?")[0].lower()
+QUIT_ASKED = said_line("quit_confirm")
 VOICES = table_voices(PLAYERS)
 HOST = ["--engine", "pocketsphinx", "--rate", "340", "--silence", "0.4"]
 WAYS = {**OTHER_WAYS, "myself": ["i named myself", "myself", "me"],
@@ -61,7 +62,10 @@ class FerretTable(RoomTable):
     def __init__(self, script: FerretScript) -> None:
         super().__init__(VOICES)
         self.script = script
-        self.intended = ""  # how the host should read back the choice just said
+        # how the host should read back each answer of the gathering under way (or the choice
+        # just said): (seat, what the seat said, the read-back)
+        self.intended: list[tuple[int | None, str, re.Pattern[str]]] = []
+        self.gathering: tuple[str, Any] | None = None  # (decision, round) under way
         self.says: list[dict[str, Any]] = []
 
     def on_event(self, event: dict[str, Any]) -> None:
@@ -69,19 +73,34 @@ class FerretTable(RoomTable):
         if event["event"] == "say":
             self.says.append(event)
 
-    def readback(self, listen: dict[str, Any], said: str) -> str:
-        names = self.script.names
-        decision = listen["decision"]
+    def readback(self, listen: dict[str, Any], said: str) -> re.Pattern[str] | None:
+        names = [name.title() for name in self.script.names]
+        decision, seat = listen["decision"], listen["player"]
+        name = names[seat] if seat is not None else ""
         if decision == "accuse":
-            return "named themself" if said == "myself" else f"named {said}"
+            if said == "myself":
+                return said_line("named_self", "ferret_out", name=name)
+            return said_line("named", "ferret_out", name=name, target=said.title())
         if decision == "guess":
-            return "on no card" if said == "something else" else f"guesses {said}"
-        if decision == "weasel":
-            return f"{said} was the weasel" if said in names else "\0"
-        if decision == "guess_right":
-            return ("guessed the ferrets' word" if said == "yes"
-                    else "did not guess the ferrets' word")
-        return ""
+            if said == "something else":
+                return said_line("guessed_other", "ferret_out", name=name)
+            return said_line("guessed", "ferret_out", name=name, word=said)
+        if decision == "weasel" and said in self.script.names:
+            return said_line("weasel_was", "ferret_out", name=said.title())
+        return None
+
+    def confirm(self) -> str:
+        """Yes when every answer read back is what was said; else a no that says the first
+        one wrong again ("no, Husky named Robin"), or a bare no for a single choice."""
+        wrong = [(seat, said) for seat, said, line in self.intended
+                 if not any_case(line).search(self.last_said)]
+        if not wrong:
+            return "yes"
+        seat, said = wrong[0]
+        if seat is None or len(self.intended) == 1:
+            return "no"
+        name = self.script.names[seat]
+        return f"no {name} named {name if said == 'myself' else said}"
 
     def respond(self, listen: dict[str, Any], proc: subprocess.Popen) -> None:
         decision = listen["decision"]
@@ -90,10 +109,17 @@ class FerretTable(RoomTable):
         if decision == "paused":
             text = "resume"  # the host heard "pause" in a clue: carry on
         elif decision == "confirm":
-            text = "yes" if self.intended and self.intended in self.last_said else "no"
+            text = self.confirm()
         else:
             text = self.script.choice(listen)
-            self.intended = self.readback(listen, text)
+            gathering = decision in ("accuse", "guess") and bool(listen.get("options"))
+            key = (decision, listen.get("round")) if gathering else None
+            if key is None or key != self.gathering:
+                self.intended = []  # a new gathering, or a choice read back alone
+            self.gathering = key
+            line = self.readback(listen, text)
+            if line is not None:
+                self.intended.append((listen["player"] if gathering else None, text, line))
             self.speaker = listen["player"] if listen["player"] is not None \
                 else self.script.plan(listen).weasel  # the one showing the odd card
         key = (decision, listen["player"], listen.get("round"), text)
@@ -188,7 +214,7 @@ def test_recorded_clues_survive_a_kill(room: Room, tmp_path: Path) -> None:
 
     def until_the_readback(listen: dict[str, Any], proc: subprocess.Popen) -> None:
         if listen["decision"] == "study":  # the clues were read back: that is all we need
-            table.intended = QUIT_ASKED  # the confirm that follows is the quit's
+            table.intended = [(None, "quit", QUIT_ASKED)]  # the confirm that follows: the quit's
             play_into_room(speak("quit game", VOICES[0]))
             return
         table.respond(listen, proc)

@@ -18,7 +18,8 @@ PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 FILES = sorted(PROMPTS.glob("*/lines.yaml"))
 # every fact a line may name: its sample value (whole numbers are also tried at 1 and 2)
 WORDS = {"a": "violin", "b": "cello", "answer": "yup", "board": "A", "card": "energy",
-         "cfo": "Robin", "choice": "yup", "claimed": "Cheetah and Robin", "clue": "lantern",
+         "cfo": "Robin", "choice": "yup", "choices": "Cheetah named Robin and Robin named Husky",
+         "claimed": "Cheetah and Robin", "clue": "lantern",
          "demand": "mechanics and energy", "ending": "We play eight rounds",
          "extra": "energy", "ferret": "violin", "first": "Cheetah", "game": "Secret Squad",
          "hands": "Cheetah 2, Robin 3", "impostors": "two impostors hide",
@@ -120,7 +121,7 @@ def test_a_line_agrees_with_how_many_it_names(game: str, many: str, one: str) ->
 
 
 def test_agreement_needs_a_twin_for_one() -> None:
-    assert ("ferret_out", "named_themselves", "named_themselves_one") in counted_lines()
+    assert ("secret_operation", "skipped_empty", "skipped_empty_one") in counted_lines()
 
 
 def choices_of_names() -> list[tuple[str, str]]:

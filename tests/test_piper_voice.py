@@ -62,7 +62,7 @@ def test_the_rate_and_volume_settings_reach_piper() -> None:
     line = "Player three, it is your turn."
     slow, rate = Mouth(rate=110, voice="joe").render(line)
     fast, _ = Mouth(rate=260, voice="joe").render(line)
-    assert len(slow) > 1.8 * len(fast)
+    assert len(slow) > 1.5 * len(fast)  # pauses are capped alike at any rate
     quiet, _ = Mouth(volume=0.25, voice="joe").render(line)
     normal, _ = Mouth(voice="joe").render(line)
     assert np.abs(quiet).max() < 0.4 * np.abs(normal).max()
@@ -186,3 +186,69 @@ def test_voice_espeak_is_espeak_ngs_default_voice() -> None:
     assert named.voice_id() == default.voice_id() != Mouth(voice="en-us+f3").voice_id()
     samples, rate = named.render("Cheetah, yes or no?")
     assert "yes or no" in heard(samples, rate)
+
+
+def host_sentences(folder: Path, longest: int = 24, others: int = 12) -> list[str]:
+    """Distinct sentences the host says in a seeded game of each title: the longest, and a
+    few others."""
+    import random
+
+    from voicehost.lab.talk import breaths
+    from voicehost.lab.tidy_table import tidy_game
+
+    said = {b for game in ("ferret-out", "secret-squad", "secret-operation")
+            for text in tidy_game(game, 5, 1, folder).said if not text.startswith("[")
+            for b in breaths(text)}
+    ordered = sorted(said, key=lambda s: (-len(s.split()), s))
+    return ordered[:longest] + random.Random(1).sample(ordered[longest:], others)
+
+
+def inner_pauses(samples: np.ndarray, rate: int) -> list[float]:
+    """Each silence between a line's first and last sound, in seconds: its 10 ms frames 40 dB
+    or more under its loudest."""
+    size = rate // 100
+    frames = samples[:len(samples) // size * size].astype(np.float64).reshape(-1, size)
+    power = (frames ** 2).mean(axis=1) + 1e-9
+    quiet = power < power.max() * 1e-4
+    sounding = np.flatnonzero(~quiet)
+    pauses, run = [], 0
+    for frame in quiet[sounding[0]:sounding[-1] + 1]:
+        if frame:
+            run += 1
+        elif run:
+            pauses.append(run / 100)
+            run = 0
+    return pauses
+
+
+def test_joe_says_each_sentence_as_one_without_seams(tmp_path: Path) -> None:
+    """Every sentence of seeded games: no silence inside it over 120 ms, its pieces within
+    2 dB of each other, no sample over -1 dBFS."""
+    renderer = PiperRenderer("joe")
+    rate, worst = renderer.sample_rate, (0.0, 0.0, -120.0)
+    for sentence in host_sentences(tmp_path):
+        pieces = list(renderer.sentences(sentence))
+        whole = np.concatenate(pieces)
+        levels = [piper_voice.speech_level(p.astype(np.float64) / 32768.0, rate)
+                  for p in pieces if len(p) >= rate // 10]
+        pause = max(inner_pauses(whole, rate), default=0.0)
+        spread = max(levels) - min(levels) if levels else 0.0
+        peak = 20 * np.log10(np.abs(whole.astype(np.float64)).max() / 32768.0)
+        assert pause <= 0.12, (sentence, pause)
+        assert spread < 2.0, (sentence, levels)
+        assert peak <= -1.0, (sentence, peak)
+        worst = (max(worst[0], pause), max(worst[1], spread), max(worst[2], peak))
+    print(f"\njoe: longest inner pause {worst[0] * 1000:.0f} ms, level spread "
+          f"{worst[1]:.2f} dB, peak {worst[2]:.2f} dBFS")
+
+
+def test_the_seam_check_hears_a_long_pause_and_a_step_in_level() -> None:
+    rate = 22050
+    tone = np.sin(np.arange(rate // 2) * 2 * np.pi * 220 / rate) * 8000
+    gap = np.zeros(rate // 5)
+    assert max(inner_pauses(np.concatenate([tone, gap, tone]), rate)) == pytest.approx(0.2,
+                                                                                     abs=0.02)
+    assert inner_pauses(tone, rate) == []
+    loud, soft = tone / 32768.0, tone / 32768.0 * 10 ** (-3 / 20)
+    step = piper_voice.speech_level(loud, rate) - piper_voice.speech_level(soft, rate)
+    assert step == pytest.approx(3.0, abs=0.01)

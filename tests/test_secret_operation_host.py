@@ -93,13 +93,24 @@ def test_a_whole_six_player_game_ends_as_the_plan_says(tmp_path: Path, plan: str
     assert "identity card" in last
 
 
+def set_up_said(events: list[dict[str, Any]]) -> str:
+    """All the host said before it asked who goes first."""
+    said = []
+    for event in events:
+        if event["event"] == "listen" and event["decision"] == "first_player":
+            return " ".join(said)
+        if event["event"] == "say":
+            said.append(event["text"])
+    raise AssertionError("the host never asked who goes first")
+
+
 def test_four_players_set_eight_cards_aside(tmp_path: Path) -> None:
     script = OperationScript(4, 4, "engineers")
     events = drive(play_args(tmp_path, 4, 4), tmp_path / "events.jsonl", script.varied)
     check_game(tmp_path, script, events)
-    opening = next(e["text"] for e in events if e["event"] == "say")
-    assert "top 8 cards" in opening and "starts with 24 cards" in opening
-    assert "one impostor" in opening
+    set_up = set_up_said(events)
+    assert said_line("set_aside", "secret_operation", aside="eight").search(set_up)
+    assert "one impostor" in set_up
     first_turn = next(e for e in events if e["event"] == "listen" and e["decision"] == "turn")
     assert first_turn["deck"] == 24 and first_turn["hands"] == [3, 3, 3, 3]
 
@@ -304,8 +315,9 @@ def test_the_super_engineer_challenge_needs_more_cards(tmp_path: Path) -> None:
     events = drive(play_args(tmp_path, 5, 11, "--set", "super_engineer=4"),
                    tmp_path / "events.jsonl", script.varied)
     check_game(tmp_path, script, events)
-    opening = next(e["text"] for e in events if e["event"] == "say")
-    assert "board 01 plus one mechanics" in opening and "board 03 plus one energy" in opening
+    harder = said_line("module_harder", "secret_operation", module="one", extra="mechanics")
+    assert harder.search(set_up_said(events))
+    assert "module four takes one more" in set_up_said(events)
     reveal = next(e for e in events if e["event"] == "listen" and e["decision"] == "reveal")
     assert len(reveal["options"][0].split(",")) == 4
 

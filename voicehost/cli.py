@@ -44,6 +44,7 @@ from voicehost.session import (
     new_journal,
     new_table,
     open_saved,
+    past_of,
     resume,
     saved_game,
     saves_dir,
@@ -353,6 +354,8 @@ def run_play(args: argparse.Namespace) -> int:
                           seated_by_deck=by_deck)
     except ValueError as problem:
         refuse(str(problem))
+    if args.journal is None:  # a game in the games folder knows the household's others
+        table.knowing(past_of(args.game))
     journal = open_journal(args.journal, args.game)  # before the satellite is asked
     events_file = None if args.events in (None, "-") else Path(args.events)
     new_events = events_file is not None and not events_file.exists()

@@ -12,7 +12,7 @@ from voicehost.games.base import Action
 from voicehost.host.dialogue import Outcome
 from voicehost.host.events import EventStream
 from voicehost.host.host import Host
-from voicehost.host.table import Seats, Table
+from voicehost.host.table import Past, Seats, Table
 from voicehost.registry import GAMES, game_named
 from voicehost.store.journal import (
     Journal,
@@ -54,6 +54,29 @@ def new_journal(game: str, folder: Path | None = None) -> Journal:
             return Journal(folder / f"{stamp}-{game}{suffix}.jsonl", new=True)
         except FileExistsError:
             number += 1
+
+
+# A question card heard in any of the household's last RECENT_GAMES games of a title is dealt
+# only once the deck has no other.
+RECENT_GAMES = 3
+
+
+def past_of(game: str) -> Past:
+    """What the saves in the games folder tell a new game of `game` (its command-line name):
+    whether the table has played it (a save with a move) and the question cards of its last
+    RECENT_GAMES such games. A damaged save tells nothing."""
+    played: list[Saved] = []
+    for path in saved_files():
+        if len(played) == RECENT_GAMES:
+            break
+        try:
+            saved = open_saved(path)
+        except JournalError:
+            continue
+        if saved.table.deck_game == game and saved.actions:
+            played.append(saved)
+    heard = [card for saved in played for card in saved.table.cards_heard(saved.actions)]
+    return Past(bool(played), tuple(dict.fromkeys(heard)))
 
 
 def new_table(game: str, seats: Seats, seed: int, settings: dict[str, Any],

@@ -159,16 +159,17 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool | None, str]]
     checks: list[tuple[str, bool | None, str]] = []
     if settings.satellite:
         satellite = satellite_checks(settings.satellite)
-        connected = satellite[0][1]  # a loud room or a silent microphone still hears
-        checks += [*satellite, pipeline_check(settings) if connected
+        connected = satellite[0][1]  # a loud room still hears; a silent microphone does not
+        checks += [*satellite, heard_through(pipeline_check(settings), satellite) if connected
                    else ("hearing", None, "not checked: it goes through the satellite, "
                          "which did not answer above")]
     else:
+        microphone: list[tuple[str, bool, str]]
         try:
-            checks += microphone_checks("microphone", devices.record_input(2.0))
+            microphone = microphone_checks("microphone", devices.record_input(2.0))
         except devices.AudioDeviceError as problem:
-            checks.append(("microphone", False, str(problem)))
-        checks.append(pipeline_check(settings))
+            microphone = [("microphone", False, str(problem))]
+        checks += [*microphone, heard_through(pipeline_check(settings), microphone)]
         speaker = devices.check_speaker()
         checks.append((f"speaker {speaker.device}", speaker.ok,
                        "" if speaker.problem is None
@@ -188,6 +189,21 @@ def doctor_checks(settings: AudioSettings) -> list[tuple[str, bool | None, str]]
         checks.append((f"the host's voice: {mouth.voice_name}", False,
                        f"{problem}. On Debian/Ubuntu: apt-get install espeak-ng"))
     return checks
+
+
+SILENT_MICROPHONE = "digital silence"  # in the level check's line when nothing is heard
+
+
+def heard_through(pipeline: tuple[str, bool, str], microphone: list[tuple[str, bool, str]]
+                  ) -> tuple[str, bool, str]:
+    """The hearing pipeline's check, failed where the microphone checked before it hears
+    nothing (digital silence, or none to open): a pipeline that loads hears nothing then."""
+    what, fine, what_to_do = pipeline
+    deaf = [name for name, ok, advice in microphone if not ok and (
+        SILENT_MICROPHONE in advice or name in ("microphone", "satellite microphone"))]
+    if not fine or not deaf:
+        return pipeline
+    return (what, False, f"it loads, but hears nothing: {deaf[0]} (above)")
 
 
 def microphone_checks(what: str, samples: np.ndarray) -> list[tuple[str, bool, str]]:

@@ -167,7 +167,7 @@ class Card:
 class SecretSquad(PhasedGame):
     def __init__(
         self, players: int, seed: int, deck_size: int, settings: Settings | None = None,
-        dealt: Sequence[Sequence[str]] | None = None,
+        dealt: Sequence[Sequence[str]] | None = None, recent: Sequence[int] = (),
     ) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise IllegalAction("player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, got=players)
@@ -178,6 +178,10 @@ class SecretSquad(PhasedGame):
         self.rng = random.Random(seed)
         self.deck = list(range(deck_size))
         self.rng.shuffle(self.deck)
+        # the cards the table heard in its last games go to the bottom, in shuffled order
+        heard = set(recent)
+        self.deck = ([card for card in self.deck if card not in heard]
+                     + [card for card in self.deck if card in heard])
         self.scores = [0] * players
         self.round = 1
         self.phase = "deal"

@@ -17,16 +17,20 @@ class Commands(DialoguePart):
     """Carries out a command heard while a decision is pending: what only tells something is
     said and the question asked again; undo and skip move the game."""
 
-    def handle(self, name: str, decision: Decision) -> Steps[bool | None]:
-        """Handle an always-available command; True/False ends the decision, None goes on."""
+    def handle(self, name: str, decision: Decision,
+               asked: str | None = None) -> Steps[bool | None]:
+        """Handle an always-available command; True/False ends the decision, None goes on.
+        `asked`: the question to ask again after it, where not the decision's own prompt (a
+        running clock says what time is left)."""
+        asked = asked or self.dialogue.table.questions.prompt(decision)
         if name in TELLING:
             self.speech.queue(*self.told(name))
             if name != "repeat":  # what was last said already ends with the question
-                self.speech.queue(self.dialogue.table.questions.prompt(decision))
+                self.speech.queue(asked)
         elif name in ("pause", "quit"):
             if (yield from (self.paused() if name == "pause" else self.quit_game())):
                 return False
-            self.speech.queue(self.dialogue.table.questions.prompt(decision))
+            self.speech.queue(asked)
         elif name == "undo":
             return self.undo(decision)
         elif name == "skip":
@@ -41,7 +45,7 @@ class Commands(DialoguePart):
         if name == "help":
             return [narrator.help(), self.lines("commands_hint")]
         if name == "scores":
-            return [narrator.standings()]
+            return [narrator.standings(), *narrator.explained()]
         if name == "tally":
             return narrator.tally()
         if name == "status":

@@ -4,6 +4,7 @@ the last seconds, the choice taken when time is up."""
 from __future__ import annotations
 
 from voicehost.games.base import Decision
+from voicehost.host.commands import TELLING
 from voicehost.host.exchange import Cue, DialoguePart, Now, Steps
 from voicehost.host.grammars import timer_grammar
 from voicehost.host.table import Timer
@@ -29,8 +30,12 @@ class Countdown(DialoguePart):
         warnings = sorted([*timer.warnings, *ticks], key=lambda warning: -warning[0])
         while True:
             left = deadline - dialogue.now
-            while warnings and warnings[0][0] >= left:
-                self.speech.queue(warnings.pop(0)[1])
+            if warnings and warnings[0][0] >= left > 0:
+                while warnings and warnings[0][0] >= left:
+                    self.speech.queue(warnings.pop(0)[1])
+                self.speech.flush()
+                yield Now()  # a warning takes time to say: the clock counts it
+                continue
             if left <= 0:
                 self.speech.queue(timer.done)
                 return dialogue.act(dialogue.table.referee.action_for(decision, timer.choice),
@@ -46,8 +51,12 @@ class Countdown(DialoguePart):
                     return True
                 continue
             began = dialogue.now
-            outcome = yield from dialogue.commands.handle(intent.name, decision)
+            asked = (self.lines("time_left", seconds=max(1, round(deadline - began)))
+                     if intent.name in TELLING + ("pause",) else None)
+            outcome = yield from dialogue.commands.handle(intent.name, decision, asked)
             if outcome is not None:
                 return outcome
-            if intent.name == "pause":
+            if intent.name == "pause":  # the clock stands until the question is asked again
+                self.speech.flush()
+                yield Now()
                 deadline += dialogue.now - began

@@ -55,6 +55,7 @@ class Dialogue:
     now: float = 0.0  # the time of the last answer
     called: bool = False  # the roll call is done
     opened: bool = True  # the table has been told what it plays
+    setting_up: bool = False  # the table's set-up is still to be said, after the roll call
     secrets_shown: dict | None = None
     half: str = ""  # a half move refused, whose rest the host asked for ("discard:")
     rest_asked: str = ""  # how it asked ("Which card?"), asked again after a miss
@@ -115,6 +116,7 @@ class Dialogue:
                     self.say_the_result_again()
             elif self.opened:
                 self.speech.queue(*self.table.questions.opening())
+                self.setting_up = True
             else:
                 self.speech.queue(self.lines("deck_first", game=self.table.title))
             while (decision := self.table.game.pending()) is not None:
@@ -122,9 +124,12 @@ class Dialogue:
                 if not self.table.waiting_for_deck():
                     if not self.opened:
                         self.speech.queue(*self.table.questions.opening())
-                        self.opened = True
+                        self.opened = self.setting_up = True
                     if not self.called:
                         yield from self.roll_call.call()
+                    if self.setting_up:
+                        self.speech.queue(*self.table.questions.table_setup())
+                        self.setting_up = False
                 if not (yield from self.take(decision)):
                     return self._outcome(finished=False)
             self.speech.flush()
@@ -214,6 +219,10 @@ class Dialogue:
             except IllegalAction as illegal:
                 self.refuse(self.table.referee.refusal(illegal, decision), decision, value)
                 return False
+            if self.table.referee.gathered(decision):
+                return (yield from self.gather(decision, action))
+            if not self.table.referee.read_back(decision):
+                return self.act(action, decision)
             answer = yield from self.confirmation.read_back(decision, value)
             if isinstance(answer, str):  # "no, bear": bear instead, read back in turn
                 return (yield from self.choose(decision, answer))
@@ -221,6 +230,61 @@ class Dialogue:
                 self.speech.queue(self.lines("try_again"), self.table.questions.prompt(decision))
                 return False
         return self.act(action, decision)
+
+    def gather(self, decision: Decision, action: Action) -> Steps[bool]:
+        """An answer of a gathering (whom each player named): taken as it is said, and once
+        the last is given, every answer read back together before that last one counts. A
+        "no" that names an answer ("no, Husky named Robin") fixes it, then all are read back
+        again."""
+        if not self.table.referee.closes_gathering(decision):
+            return self.act(action, decision)
+        while True:
+            gathering = [*self.gathering(decision.kind), action]
+            answer = yield from self.confirmation.read_back_all(decision, gathering)
+            if answer is True:
+                return self.act(action, decision)
+            if answer is False:
+                continue  # asked again which answer is wrong, with the same read-back
+            seat, value = answer
+            if seat == action.player:
+                action = self.table.referee.action_for(decision, value)
+                continue
+            self.correct(decision, seat, value)
+
+    def gathering(self, kind: str) -> list[Action]:
+        """The answers of the gathering under way: the last actions of its `kind`."""
+        taken: list[Action] = []
+        for action in reversed(self.actions):
+            if action.kind != kind:
+                break
+            taken.insert(0, action)
+        return taken
+
+    def correct(self, decision: Decision, seat: int, value: str) -> None:
+        """Change `seat`'s answer in the gathering under way to `value`: the journal takes back
+        the answers from it on and keeps them again, that one changed. A change the rules
+        refuse is refused with its reason, and nothing changes."""
+        at = next(i for i in range(len(self.actions) - 1, -1, -1)
+                  if self.actions[i].kind == decision.kind and self.actions[i].player == seat)
+        asked = Decision(decision.kind, seat, decision.options)
+        again = [self.table.referee.action_for(asked, value), *self.actions[at + 1:]]
+        self.table.replay(self.actions[:at])
+        refusal = self.table.refuse_choice(asked, value)
+        try:
+            for action in again if refusal is None else ():
+                self.table.game.apply(action)
+        except IllegalAction as illegal:
+            refusal = self.table.referee.refusal(illegal, asked)
+        if refusal is not None:
+            self.table.replay(self.actions)
+            self.speech.queue(refusal)
+            return
+        for _ in self.actions[at:]:
+            self.speech.send(Append({"type": "undo"}))
+        del self.actions[at:]
+        for action in again:
+            self.speech.send(Append({"type": "action", "action": action.to_json()}))
+            self.actions.append(action)
 
     def act(self, action: Action, decision: Decision) -> bool:
         try:

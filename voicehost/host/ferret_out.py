@@ -43,7 +43,7 @@ from voicehost.games.ferret_out import (
 from voicehost.games.layout import FerretLayout, ferret_layout, row_cards_for
 from voicehost.host.clips import Playback, Said
 from voicehost.host.exchange import Cue
-from voicehost.host.lines import Lines, spoken_list
+from voicehost.host.lines import Lines, said_number, spoken_list
 from voicehost.host.narrator import Narrator
 from voicehost.host.questions import Questions
 from voicehost.host.referee import Referee
@@ -93,11 +93,14 @@ class FerretQuestions(Questions["FerretOutTable"]):
     def __init__(self, table: FerretOutTable) -> None:
         super().__init__(table)
         self.prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
+        self.guessed_before = False  # the table has heard how a guess is given
 
     def opening(self) -> list[str]:
         end = self.table.settings.end
         ending = (self.lines("ending_rounds") if end == "rounds"
                   else self.lines("ending_points", points=int(end)))
+        if self.table.past.played:
+            return [self.lines("intro_again", ending=ending)]
         names = self.seats.names_of(range(self.table.game.players))
         return [self.lines("intro", names=names, ending=ending)]
 
@@ -122,7 +125,8 @@ class FerretQuestions(Questions["FerretOutTable"]):
                                                    last=on_card[-1].round)])
             return start
         sleeve = sleeve_for(game.round)
-        key = "tie_round" if game.round > 8 and game.settings.end == "rounds" else "round_start"
+        key = ("tie_round" if game.round > 8 and game.settings.end == "rounds"
+               else "round_later" if game.round > 1 else "round_start")
         return self.lines(key, round=game.round, cfo=self.seats.name_of(game.cfo),
                           sleeves=self.lines(f"sleeves_{sleeve.step}"))
 
@@ -135,23 +139,37 @@ class FerretQuestions(Questions["FerretOutTable"]):
     def ask(self, decision: Decision) -> str:
         line, game = self.lines, self.table.game
         long = decision.kind in LONG_PROMPTS and self._first_time(decision.kind)
+        later = game.round > 1 or self.table.past.played  # the table knows how a round goes
         if decision.kind == "number":
-            ask = line("number_prompt", cfo=self.seats.name_of(game.cfo))
+            ask = line("number_later" if later else "number_prompt",
+                       cfo=self.seats.name_of(game.cfo))
             return f"{self._round_start()} {ask}" if long else ask
         if decision.kind == "study":
             seconds = self.table.settings.study_seconds
-            return line("study_timer", seconds=seconds) if seconds else line("study_ready")
+            if not seconds:
+                return line("study_ready")
+            return line("study_later" if later else "study_timer", seconds=seconds)
         if decision.kind == "weasel":
-            return line("reveal_prompt")
+            return line("reveal_round" if later else "reveal_prompt")
         if decision.kind == "guess_right":
             return self._weasels_guess()
         name = self.seats.name_of(decision.decider)
         if decision.kind == "clue":
-            return line("clue_first" if long and not game.answers.clues else "clue_next", name=name)
+            if long and not game.answers.clues:
+                return line("clue_round" if later else "clue_first", name=name)
+            return line("clue_next", name=name)
         if decision.kind == "accuse":
-            ask = line("accuse_prompt", name=name)
-            return f"{line('countdown')} {ask}" if long and not game.answers.accusations else ask
-        return line("guess_first" if long and not game.answers.guesses else "guess_next", name=name)
+            if long and not game.answers.accusations:
+                countdown = line("countdown_round" if later else "countdown")
+                return f"{countdown} {line('accuse_prompt', name=name)}"
+            return line("accuse_next" if game.answers.accusations else "accuse_prompt",
+                        name=name)
+        known = self.guessed_before or self.table.past.played
+        if long and not game.answers.guesses and not known:
+            self.guessed_before = True
+            return line("guess_first", name=name)
+        return line("guess_round" if long and not game.answers.guesses else "guess_next",
+                    name=name)
 
     def _weasels_guess(self) -> str:
         """Ask the Ferrets whether the Weasel's guess was their word: its words, or, when
@@ -211,6 +229,19 @@ class FerretReferee(Referee["FerretOutTable"]):
         return [(Intent("choose", answer), templates)
                 for answer, templates in load_yaml("common/intents.yaml")["confirm"].items()]
 
+    def read_back(self, decision: Decision) -> bool:
+        return decision.kind != "guess_right"
+
+    def gathered(self, decision: Decision) -> bool:
+        return decision.kind in ("accuse", "guess") and bool(decision.options)
+
+    def closes_gathering(self, decision: Decision) -> bool:
+        answers = self.table.game.answers
+        if decision.kind == "accuse":
+            return len(answers.accusations) == self.table.game.players - 1
+        guessing = answers.named_themselves(self.table.game.speaking_order())
+        return len(answers.guesses) == len(guessing) - 1
+
     def _number_choices(self, decision: Decision) -> Choices:
         """The numbers of the sleeve's words and roll; and the numbers past them, heard so
         that the rules refuse them and the host says the range."""
@@ -249,22 +280,22 @@ class FerretNarrator(Narrator["FerretOutTable"]):
     round's score and the winners."""
 
     def _say_number_chosen(self, facts: dict[str, Any]) -> list[str]:
-        rolled = [self.lines("rolled", number=facts["number"])] if facts["rolled"] else []
+        rolled = ([self.lines("rolled", number=said_number(facts["number"]))] if facts["rolled"]
+                  else [])
         return rolled + [self._number_line(facts["round"], facts["number"])]
 
     def _number_line(self, round_number: int, number: int) -> str:
         if self.table.printed is not None:
             return self.lines("printed_number", number=number, row=round_number)
-        return self.lines("number_chosen", number=number)
+        return self.lines("number_later_chosen" if round_number > 1 else "number_chosen",
+                          number=said_number(number))
 
     def _say_clue_given(self, facts: dict[str, Any]) -> list[str]:
         seat, said = facts["player"], Said.parse(facts["clue"])
         name = self.seats.name_of(seat)
         echo = (self.lines("clue_echo", name=name, clue=said.words) if said.readable()
                 else self.lines("clue_recorded", name=name))
-        if len(self.table.game.answers.clues) < self.table.game.players:
-            return [echo]
-        return [echo, self.lines("clues_intro"), *self.read_clues()]
+        return [echo]  # the clues stand on the easels; "read the answers" reads them all
 
     def read_clues(self) -> list[str]:
         """Every clue of the round in speaking order: its words, or its recording played."""
@@ -278,33 +309,39 @@ class FerretNarrator(Narrator["FerretOutTable"]):
         return read
 
     def _say_accusations_done(self, facts: dict[str, Any]) -> list[str]:
-        selves = facts["named_themselves"]
-        if not selves:
-            return [self.lines("nobody_self")]
-        key = "named_themselves" if len(selves) > 1 else "named_themselves_one"
-        return [self.lines(key, names=self.seats.names_of(selves))]
+        # who named themselves was just read back; that nobody did says there are no guesses
+        return [] if facts["named_themselves"] else [self.lines("nobody_self")]
 
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
-        said = [Cue("sting"), self.lines("round_over", round=facts["round"],
-                           weasel=self.seats.name_of(facts["weasel"]))]
+        """The reveal, who scored what in one breath, and who leads; the reasons are for
+        whoever asks for the scores."""
+        self.last_scored = facts
+        said = [Cue("sting"), self.lines("round_over", weasel=self.seats.name_of(facts["weasel"]))]
         layout = self.table.layout()
         if layout is not None:
             row = layout.rows[facts["round"] - 1]
             at = row.ferret_words.index(facts["ferret_word"])
             said.append(self.lines("printed_words", ferret=row.ferret_words[at],
                                    weasel=row.weasel_words[at]))
+        return [*said, self.points_said(facts["points"]), self.leader(facts["scores"])]
+
+    def explained(self) -> list[str]:
+        """The last round's points, rule by rule: what "scores" adds to the standings."""
+        facts = self.last_scored
+        if facts is None:
+            return []
+        said = [self.lines("explained_round", round=facts["round"])]
         for seat, points in enumerate(facts["points"]):
             name = self.seats.name_of(seat)
             reasons = [self.lines(f"reason_{award['rule']}") for award in facts["breakdown"]
                        if award["seat"] == seat]
             said.append(self.lines("score_line", name=name, reasons=spoken_list(reasons),
-                                   points=points) if points
+                                   points=said_number(points)) if points
                         else self.lines("score_none", name=name))
-        return said + [self.scoreboard(facts["scores"])]
+        return said
 
     def _say_tie_break(self, facts: dict[str, Any]) -> list[str]:
-        return [self.lines("tie_break",
-                           names=self.seats.names_of(facts["leaders"]))]
+        return [self.lines("tie_break")]
 
     def _say_game_over(self, facts: dict[str, Any]) -> list[str]:
         return [Cue("fanfare"), self.winners_line(facts)]

@@ -4,11 +4,11 @@ no (with corrections), the roll call's answer; and how a heard text is read agai
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
-from voicehost.games.base import Decision
+from voicehost.games.base import Action, Decision
 from voicehost.host.table import Choices, Table
 from voicehost.intents.grammar import NO, Grammar, Intent, expand
 from voicehost.prompts_dir import load_yaml
@@ -23,7 +23,7 @@ def command_groups(names: tuple[str, ...] | None = None) -> list[tuple[Intent, l
 
 
 # The sections of common/intents.yaml players say (the rest tell the matcher how they say it).
-SAID = ("commands", "confirm", "roll_call", "ready", "seat", "self", "pointed_at")
+SAID = ("commands", "confirm", "roll_call", "ready", "seat", "self", "pointed_at", "corrected")
 
 
 def templates_in(tree: Any) -> Iterator[str]:
@@ -130,6 +130,29 @@ def confirm_grammar(corrections: Grammar | None = None) -> Grammar:
     corrected = Grammar({**grammar.intents, **said})
     corrected.corrections = options
     return corrected
+
+
+def gathering_grammar(table: Table, decision: Decision, gathering: Sequence[Action]
+                      ) -> Grammar:
+    """Yes or no to a gathering read back, and every command; "no" with a player and
+    their answer changes that answer ("no, Husky named Robin", "no, player three Robin")."""
+    grammar = confirm_grammar()
+    no = grammar.spoken(NO)
+    how = load_yaml("common/intents.yaml")["corrected"]
+    said: dict[str, Intent] = {}
+    for action in gathering:
+        assert action.player is not None
+        asked = Decision(decision.kind, action.player, decision.options)
+        options = Grammar.build(table.referee.choices(asked))
+        answers = [(phrase, intent) for phrase, intent in options.intents.items()
+                   if bare(phrase, options) and grammar.match(phrase)[0] is None]
+        for who in table.seats.targets(action.player, None):
+            for template in how:
+                for phrase, intent in answers:
+                    for said_as in expand(template.format(player=who, answer=phrase)):
+                        said[f"{no} {said_as}"] = Intent("correct",
+                                                         f"{action.player} {intent.value}")
+    return Grammar({**grammar.intents, **said})
 
 
 def bare(phrase: str, grammar: Grammar) -> bool:

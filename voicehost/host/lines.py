@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from voicehost.prompts_dir import load_yaml
@@ -15,13 +16,23 @@ class Lines:
             for key, phrasings in load_yaml(relative).items():
                 self.table[key] = [phrasings] if isinstance(phrasings, str) else list(phrasings)
         self.rng = random.Random(seed)
+        self.used: Counter[tuple[str, int]] = Counter()
 
     def __call__(self, key: str, **facts: Any) -> str:
         """A phrasing of `key` with `facts` filled in. For each whole number `x` a line may
         also say `{x_s}`: "" when x is 1, else "s" ("{points} point{points_s}")."""
         plurals = {f"{name}_s": "" if value == 1 else "s" for name, value in facts.items()
                    if isinstance(value, int) and not isinstance(value, bool)}
-        return self.rng.choice(self.table[key]).format(**facts, **plurals)
+        return self.wording(key).format(**facts, **plurals)
+
+    def wording(self, key: str) -> str:
+        """One of `key`'s wordings, the least said so far (by chance among those): a line said
+        often goes round all its wordings."""
+        wordings = self.table[key]
+        fewest = min(self.used[key, i] for i in range(len(wordings)))
+        chosen = self.rng.choice([i for i in range(len(wordings)) if self.used[key, i] == fewest])
+        self.used[key, chosen] += 1
+        return wordings[chosen]
 
     def count(self, key: str, n: int) -> str:
         """`n` things, said with `key` ("{n} rounds"), or `key`_one when n is 1 ("one round")."""
@@ -32,6 +43,12 @@ class Lines:
         if len(items) < 2:
             return "".join(items)
         return f"{', '.join(items[:-1])} {self('or')} {items[-1]}"
+
+
+def said_number(n: int) -> str:
+    """A count as said: "four", not "4" (past ten, its digits)."""
+    words = ["zero", *load_yaml("common/tokens.yaml")["numbers"]]
+    return words[n] if 0 <= n < len(words) else str(n)
 
 
 def spoken_list(items: list[str]) -> str:

@@ -11,6 +11,7 @@ from voicehost.games.base import Decision, Event
 from voicehost.games.deck import Deck
 from voicehost.games.printed import DeckDigits, DeckRead, DeckRefused
 from voicehost.host.deck_number import say_digits
+from voicehost.host.lines import said_number
 from voicehost.host.table import GameTable, TablePart
 
 Saying = Callable[[Any, dict[str, Any]], list[str]]  # a narrator method: an event's facts → lines
@@ -22,6 +23,8 @@ class Narrator(TablePart[GameTable]):
     the printed deck's events are said here for every game."""
 
     narrators: ClassVar[Mapping[type[Event], Saying | None]] = {}
+    last_scored: dict[str, Any] | None = None  # the facts of the last round said scored
+
 
     def narrate(self, events: Sequence[Event]) -> list[str]:
         said: list[str] = []
@@ -73,6 +76,41 @@ class Narrator(TablePart[GameTable]):
 
     def standings(self) -> str:
         return self.scoreboard(self.table.game.scores)
+
+    def explained(self) -> list[str]:
+        """The last round's points, rule by rule, for whoever asks for the scores."""
+        return []
+
+    def points_said(self, points: list[int]) -> str:
+        """"Husky four, Robin and Tiger one each.": the round's points, most first."""
+        gained = sorted({p for p in points if p}, reverse=True)
+        if not gained:
+            return self.lines("round_points_none")
+        if len(gained) == 1 and all(points):
+            return self.lines("round_points_all", points=said_number(gained[0]))
+        items = []
+        for each in gained:
+            seats = [seat for seat, p in enumerate(points) if p == each]
+            key = "points_item_many" if len(seats) > 1 else "points_item"
+            items.append(self.lines(key, names=self.seats.names_of(seats),
+                                    points=said_number(each)))
+        said = ", ".join(items)
+        return self.lines("round_points", points=said[0].upper() + said[1:])
+
+    def leader(self, scores: list[int]) -> str:
+        top = max(scores)
+        leaders = [seat for seat, points in enumerate(scores) if points == top]
+        if len(leaders) == len(scores):
+            return self.lines("all_level", points=said_number(top))
+        if len(leaders) > 3:
+            line = self.lines("lead_many", count=said_number(len(leaders)),
+                              points=said_number(top))
+            return line[0].upper() + line[1:]
+        if len(leaders) > 1:
+            return self.lines("lead_shared", names=self.seats.names_of(leaders),
+                              points=said_number(top))
+        return self.lines("leads", name=self.seats.name_of(leaders[0]), points=said_number(top))
+
 
     def recap(self, decision: Decision) -> list[str]:
         """Where the game stands, said when a saved game is resumed."""

@@ -18,7 +18,12 @@ class Questions(TablePart[GameTable]):
 
     @abstractmethod
     def opening(self) -> list[str]:
-        """What the host says before the first decision of a new game."""
+        """What the host says as a new game opens, before the roll call."""
+
+    def table_setup(self) -> list[str]:
+        """What the table lays out once everyone has answered the roll call, before the first
+        decision: said apart from the opening so that no stretch of talk runs long."""
+        return []
 
     def prompt(self, decision: Decision) -> str:
         if decision.kind == DECK_DECISION:

@@ -28,6 +28,20 @@ class Referee(TablePart[GameTable]):
         with no card), said alone once the host has asked for it ("which card?" "Energy.")."""
         return []
 
+    def read_back(self, decision: Decision) -> bool:
+        """Whether a scoring choice is read back for a yes before it counts: not where the
+        question was itself the table's yes or no ("Ferrets, was that your word?")."""
+        return True
+
+    def gathered(self, decision: Decision) -> bool:
+        """Whether each player answers `decision` in turn and the answers are read back
+        together once the last is given (whom everyone named), not one by one."""
+        return False
+
+    def closes_gathering(self, decision: Decision) -> bool:
+        """Whether the answer to a gathered `decision` is the gathering's last."""
+        return True
+
     def action_for(self, decision: Decision, value: str) -> Action:
         return Action(decision.kind, decision.decider, value)
 

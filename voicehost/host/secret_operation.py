@@ -51,10 +51,9 @@ from voicehost.games.secret_operation import (
     read_boards,
     read_out,
     set_aside_count,
-    starting_deck,
 )
 from voicehost.host.exchange import Cue
-from voicehost.host.lines import spoken_list
+from voicehost.host.lines import said_number, spoken_list
 from voicehost.host.narrator import Narrator
 from voicehost.host.questions import Questions
 from voicehost.host.referee import Referee
@@ -112,37 +111,44 @@ class OperationWords(TablePart["SecretOperationTable"]):
 class OperationQuestions(Questions["SecretOperationTable"]):
     """Asks who goes first, each turn and each module's read-out, after the robot's briefing."""
 
+    def __init__(self, table: SecretOperationTable) -> None:
+        super().__init__(table)
+        self.asked: set[tuple[int, bool]] = set()  # (seat, deck empty) asked their turn
+
     def opening(self) -> list[str]:
         players = len(self.seats.names)
-        count, aside = impostor_count(players), set_aside_count(players)
-        names = self.seats.names_of(range(players))
+        count = impostor_count(players)
         many = count > 1
-        impostors = (self.lines("impostors_many", count=count) if many
+        impostors = (self.lines("impostors_many", count=said_number(count)) if many
                      else self.lines("impostors_one"))
-        cards = (self.lines("impostor_cards_many", count=count) if many
-                 else self.lines("impostor_cards_one"))
-        said = [self.lines("intro", names=names, impostors=impostors)]
+        said = [self.lines("intro_again" if self.table.past.played else "intro",
+                           impostors=impostors)]
         if self.table.printed is None:  # printed identity cards are dealt once the deck is known
+            cards = (self.lines("impostor_cards_many", count=said_number(count)) if many
+                     else self.lines("impostor_cards_one"))
             said.append(self.lines("identities", impostors_cards=cards,
-                                   engineers=players - count))
-        said += [self.lines("robot", modules=self._robot_said()),
-                 self.lines("deal", deck=starting_deck(players) + aside)]
-        if aside:
-            said.append(self.lines("set_aside", aside=aside, deck=starting_deck(players)))
+                                   engineers=said_number(players - count)))
         return said
 
-    def _robot_said(self) -> str:
-        said, table = [], self.table
-        for n, (demand, board) in enumerate(zip(table.robot, table.boards, strict=True), 1):
-            facts = {"module": table.words.number(n), "board": board,
-                     "demand": table.words.cards_said(demand)}
-            if n <= self.table.settings.super_engineer:
-                extra = Counter(demand) - Counter(self.table.plain_robot[n - 1])
-                said.append(self.lines("module_harder", extra=card_word(next(iter(extra))),
-                                       **facts))
-            else:
-                said.append(self.lines("module_board", **facts))
-        return "; ".join(said)
+    def table_setup(self) -> list[str]:
+        said = [self.lines("robot")]
+        harder = self._harder_said()
+        if harder:
+            said.append(self.lines("robot_harder", modules=harder))
+        said.append(self.lines("deal"))
+        aside = set_aside_count(len(self.seats.names))
+        if aside:
+            said.append(self.lines("set_aside", aside=said_number(aside)))
+        return said
+
+    def _harder_said(self) -> str:
+        """The super-engineer challenge's extra card per module, or "" without it."""
+        table, said = self.table, []
+        for n in range(1, table.settings.super_engineer + 1):
+            extra = Counter(table.robot[n - 1]) - Counter(table.plain_robot[n - 1])
+            said.append(self.lines("module_harder", module=table.words.number(n),
+                                   extra=card_word(next(iter(extra)))))
+        return spoken_list(said)
 
     def ask(self, decision: Decision) -> str:
         if decision.kind == "first_player" and self.table.printed is not None:
@@ -156,10 +162,14 @@ class OperationQuestions(Questions["SecretOperationTable"]):
             module = self.table.game.revealing + 1 if self.table.game.revealing is not None else 0
             return self.lines("reveal_prompt", name=name, module=self.table.words.number(module),
                               cards=len(self.table.robot[module - 1]))
-        if self.table.rules.deck == 0:
-            return self.lines("turn_no_draw", name=name,
+        # each player hears the whole question once (and once more when the deck runs out)
+        empty = self.table.rules.deck == 0
+        known = (decision.decider, empty) in self.asked
+        self.asked.add((decision.decider, empty))
+        if empty:
+            return self.lines("turn_no_draw_later" if known else "turn_no_draw", name=name,
                               cards=self.table.words.hand(self.table.game.hands[decision.decider]))
-        return self.lines("turn", name=name)
+        return self.lines("turn_later" if known else "turn", name=name)
 
     def say_options(self, decision: Decision) -> str:
         if decision.kind == "first_player":
@@ -388,8 +398,8 @@ class OperationNarrator(Narrator["SecretOperationTable"]):
         if not seats:
             return []
         names = self.seats.names_of(seats)
-        return [self.lines("skipped_empty" if len(seats) == 1 else "skipped_empty_many",
-                           name=names)]
+        return [self.lines("skipped_empty_one" if len(seats) == 1 else "skipped_empty",
+                           names=names)]
 
     def _say_first_player(self, facts: dict[str, Any]) -> list[str]:
         key = "first_by_lot" if facts["by_lot"] else "first_is"

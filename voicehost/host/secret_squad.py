@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from voicehost.games.base import Action, Decision, IllegalAction
@@ -27,6 +28,7 @@ from voicehost.games.secret_squad import (
     squad_cards,
 )
 from voicehost.host.exchange import Cue
+from voicehost.host.lines import said_number
 from voicehost.host.narrator import Narrator
 from voicehost.host.questions import Questions
 from voicehost.host.referee import Referee
@@ -44,9 +46,12 @@ class SquadQuestions(Questions["SecretSquadTable"]):
 
     def opening(self) -> list[str]:
         table = self.table
+        rounds = self.lines.count("rounds", table.settings.rounds)
+        cards = self.lines.count("questions", table.settings.cards_per_round)
+        if table.past.played:
+            return [self.lines("intro_again", rounds=rounds, cards=cards)]
         return [self.lines("intro", names=self.seats.names_of(range(table.game.players)),
-                           rounds=self.lines.count("rounds", table.settings.rounds),
-                           cards=self.lines.count("questions", table.settings.cards_per_round))]
+                           rounds=rounds, cards=cards)]
 
     def ask(self, decision: Decision) -> str:
         line, game = self.lines, self.table.game
@@ -54,7 +59,7 @@ class SquadQuestions(Questions["SecretSquadTable"]):
             return self._printed_deal()
         if decision.kind == "deal":
             aside = line("aside") if game.players % 2 else ""
-            return line("deal", round=game.round, each=squad_cards(game.players),
+            return line("deal", round=game.round, each=said_number(squad_cards(game.players)),
                         aside=aside)
         if decision.kind == "ready":
             return line("study")
@@ -63,8 +68,10 @@ class SquadQuestions(Questions["SecretSquadTable"]):
             first = not game.cards[-1].answers
             return line("answer_first" if first else "answer_next", name=name)
         if decision.kind == "point":
-            return line("point_prompt", name=name)
-        return line("squad_prompt", name=name)
+            first = all(target is None for target in game.pointed_at)
+            return line("point_prompt" if first else "point_next", name=name)
+        first = all(squad is None for squad in game.squads)
+        return line("squad_prompt" if first else "squad_next", name=name)
 
     def _printed_deal(self) -> str:
         game = self.table.game
@@ -113,6 +120,14 @@ class SquadReferee(Referee["SecretSquadTable"]):
             return self.lines("pointed", name=name, target=self.seats.name_of(int(value)))
         return self.lines("squad_said", name=name, squad=value)
 
+    def gathered(self, decision: Decision) -> bool:
+        return decision.kind in ("point", "squad")
+
+    def closes_gathering(self, decision: Decision) -> bool:
+        game = self.table.game
+        given = game.pointed_at if decision.kind == "point" else game.squads
+        return sum(answer is not None for answer in given) == game.players - 1
+
     def skip_action(self, decision: Decision) -> Action | None:
         return Action("skip_card", None) if decision.kind == "answer" else None
 
@@ -141,7 +156,9 @@ class SquadNarrator(Narrator["SecretSquadTable"]):
 
     def _say_card_drawn(self, facts: dict[str, Any]) -> list[str]:
         card = self.table.deck[facts["card"]]
-        return [self.lines("card", index=facts["index"], yellow=card["yellow"], red=card["red"])]
+        first = facts["round"] == 1 and facts["index"] == 1
+        return [self.lines("card_first" if first else "card", index=facts["index"],
+                           yellow=card["yellow"], red=card["red"])]
 
     def _say_card_done(self, facts: dict[str, Any]) -> list[str]:
         return [self._tally_line(facts)]
@@ -158,9 +175,20 @@ class SquadNarrator(Narrator["SecretSquadTable"]):
         return [Cue("sting"), self.lines("reveal")]
 
     def _say_round_scored(self, facts: dict[str, Any]) -> list[str]:
+        """Who was in which squad (printed cards), who scored what in one breath, who leads;
+        each award is for whoever asks for the scores."""
+        self.last_scored = facts
         said = [self.lines("round_over", round=facts["round"])]
         if self.table.printed is not None:
             said.append(self._who_was_what(facts["squads"]))
+        points = [award["pick"] + award["bonus"] for award in facts["awards"]]
+        return [*said, self.points_said(points), self.leader(facts["scores"])]
+
+    def explained(self) -> list[str]:
+        facts = self.last_scored
+        if facts is None:
+            return []
+        said = []
         for seat, award in enumerate(facts["awards"]):
             name = self.seats.name_of(seat)
             if award["pick"] == LONE_SQUAD_POINTS:
@@ -174,7 +202,7 @@ class SquadNarrator(Narrator["SecretSquadTable"]):
             if award["bonus"] and award["pick"]:
                 line += self.lines("bonus")
             said.append(line + ".")
-        return said + [self.standings()]
+        return said
 
     def _who_was_what(self, squads: list[str]) -> str:
         def members(squad: str) -> str:
@@ -268,7 +296,14 @@ class SecretSquadTable(Table):
         super().__init__(seats, seed, settings, cards)
 
     def _boxed_game(self) -> Any:
-        return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings)
+        return SecretSquad(len(self.seats.names), self.seed, len(self.deck), self.settings,
+                           recent=self.past.recent_cards)
+
+    def cards_heard(self, actions: Sequence[Action]) -> list[int]:
+        game, heard = self._new_game(), []
+        for action in actions:
+            heard += [event.card for event in game.apply(action) if isinstance(event, CardDrawn)]
+        return heard
 
     # -- printed cards ----------------------------------------------------------------------
 
@@ -288,7 +323,8 @@ class SecretSquadTable(Table):
         cards = [letters(deck.players).index(letter) for letter in self.card_letters()]
         dealt = [[layout.boxes[self.box(r) - 1][card] for card in cards]
                  for r in range(1, self.settings.rounds + 1)]
-        return SecretSquad(deck.players, self.seed, len(self.deck), self.settings, dealt=dealt)
+        return SecretSquad(deck.players, self.seed, len(self.deck), self.settings, dealt=dealt,
+                           recent=self.past.recent_cards)
 
     def printed_secrets(self, deck: Deck) -> dict[str, Any]:
         names = self.seats.names

@@ -126,6 +126,25 @@ def check_settings(settings: Any) -> None:
                              f"not {value}")
 
 
+@dataclass(frozen=True)
+class Past:
+    """What a household's earlier games of this title tell a new one: whether the table has
+    played it (the short opening, no rules it knows) and the question cards it heard lately
+    (dealt last)."""
+
+    played: bool = False
+    recent_cards: tuple[int, ...] = ()
+
+    def record(self) -> dict[str, Any]:
+        return {"played": self.played, "recent_cards": list(self.recent_cards)}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any] | None) -> Past:
+        record = record or {}
+        return cls(bool(record.get("played", False)),
+                   tuple(int(card) for card in record.get("recent_cards", ())))
+
+
 class Table(ABC):
     """One game as the host sees it. `game` is the pure rules engine (wrapped in PrintedCards
     while a printed deck's number is being read), rebuilt by `replay`; `questions`, `referee`
@@ -157,6 +176,7 @@ class Table(ABC):
     narrator: Narrator[Any]
 
     seated_by_deck: bool = False  # the printed deck's number tells how many play
+    past: Past = Past()
 
     @classmethod
     def deck_words(cls) -> frozenset[str]:
@@ -189,8 +209,22 @@ class Table(ABC):
     def from_setup(cls, record: dict[str, Any]) -> Table:
         settings = cls.settings_type(**record.get("settings", {}))
         if record.get("seated_by_deck"):
-            return cls.seated_by(record["seed"], settings, record.get("cards"))
-        return cls(Seats(tuple(record["names"])), record["seed"], settings, record.get("cards"))
+            table = cls.seated_by(record["seed"], settings, record.get("cards"))
+        else:
+            table = cls(Seats(tuple(record["names"])), record["seed"], settings,
+                        record.get("cards"))
+        return table.knowing(Past.from_record(record.get("past"))) if "past" in record else table
+
+    def knowing(self, past: Past) -> Table:
+        """This table, told of the household's earlier games (its engine built again)."""
+        self.past = past
+        self.game = self._new_game()
+        return self
+
+    def cards_heard(self, actions: Sequence[Action]) -> list[int]:
+        """The question cards read out in a game of these `actions` (none for a game without
+        a question deck)."""
+        return []
 
     @classmethod
     def seated_by(cls, seed: int, settings: Any, cards: str | None, players: int = 4,
@@ -217,7 +251,7 @@ class Table(ABC):
         if reading.deck is None or reading.deck.players == len(self.seats.names):
             return self
         table = type(self).seated_by(self.seed, self.settings, self.cards, reading.deck.players)
-        table.replay(actions)
+        table.knowing(self.past).replay(actions)
         return table
 
     def setup_record(self) -> dict[str, Any]:
@@ -226,6 +260,8 @@ class Table(ABC):
                   "seed": self.seed, "settings": asdict(self.settings)}
         if self.seated_by_deck:
             record["seated_by_deck"] = True
+        if self.past != Past():
+            record["past"] = self.past.record()
         return record if self.cards is None else {**record, "cards": self.cards}
 
     def replay(self, actions: Sequence[Action]) -> list[Event]:

@@ -316,11 +316,23 @@ def measure_input_level(seconds: float = 1.0, device: DeviceSpec = None) -> floa
     return level_dbfs(record_input(seconds, device))
 
 
+# A microphone's level at or below this is digital silence: muted, its volume at zero, or a
+# device nothing reaches. A live one's own noise is above it.
+SILENT_DBFS = -90.0
+
+
+def silent_input_advice() -> str:
+    """What to do about a microphone that delivers digital silence."""
+    return ("Check that it is plugged in and unmuted and raise its input volume (pavucontrol "
+            "or alsamixer), pick another with --input-device (voicehost devices lists them), "
+            "or play with --io text.")
+
+
 def input_level_problem(dbfs: float) -> Problem | None:
     """What a measured room level says about the microphone, if anything is wrong."""
-    if dbfs <= -90.0:
+    if dbfs <= SILENT_DBFS:
         return Problem(f"The microphone delivers digital silence ({dbfs:.0f} dBFS).",
-                       "Unmute it and raise its input volume (pavucontrol or alsamixer).")
+                       silent_input_advice())
     if dbfs < -70.0:
         return Problem(f"The microphone is very quiet ({dbfs:.0f} dBFS).",
                        "Raise its input volume or move it closer to the players.")

@@ -15,7 +15,7 @@ import numpy as np
 from voicehost.speech.base import Recognizer
 from voicehost.speech.endpoint import HOP_SAMPLES, Endpointer, EndpointEvent, hop_dbfs
 from voicehost.speech.microphone import Frame, FrameSource
-from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing
+from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, MicrophoneLost
 
 # A player's speech must stand this far above the room's loud moments to be heard: below it
 # Whisper's share of phrases heard right falls steeply
@@ -28,6 +28,13 @@ PREVIEW_AFTER_S = 0.08
 # preview is heard: shorter gaps come inside words and between words said in one breath.
 END_EARLY_AFTER_S = 0.15
 TYPICAL_SPEECH_DBFS = -30.0  # assumed until the first player has been understood
+# A microphone that has delivered only digital silence for this long since it opened, while
+# the host spoke for HOST_SPOKE_S of it (its gate closed), hears nothing: it is lost (muted,
+# turned down, or the wrong device). Only then: a quiet room between lines, or a test's silent
+# virtual room before anyone speaks, is digital silence too, but a live microphone hears the
+# host (or at least its own noise).
+SILENT_FOR_S = 3.0
+HOST_SPOKE_S = 1.0
 
 
 class RoomLevel:
@@ -73,15 +80,30 @@ class Gate:
         self._lock = threading.Lock()
         self._closed = 0
         self._open_from = 0.0  # monotonic time from which captured audio counts again
+        self._closed_at = 0.0  # when it closed last (while `_closed`)
+        self._spans: deque[tuple[float, float]] = deque(maxlen=64)  # (closed, open again)
 
     def close(self) -> None:
         with self._lock:
+            if self._closed == 0:
+                self._closed_at = time.monotonic()
             self._closed += 1
 
     def open(self, after_s: float = 0.0) -> None:
         with self._lock:
+            was_closed = self._closed > 0
             self._closed = max(0, self._closed - 1)
             self._open_from = max(self._open_from, time.monotonic() + after_s)
+            if was_closed and self._closed == 0:
+                self._spans.append((self._closed_at, self._open_from))
+
+    def closed_since(self, since: float) -> float:
+        """Seconds the gate has been closed (the host speaking) from monotonic time `since`
+        to now, as far back as it remembers."""
+        now = time.monotonic()
+        with self._lock:
+            spans = [*self._spans, *([(self._closed_at, now)] if self._closed else [])]
+        return sum(max(0.0, min(end, now) - max(start, since)) for start, end in spans)
 
     @contextmanager
     def closed(self, tail_s: float = 0.0) -> Iterator[None]:
@@ -164,6 +186,7 @@ class Ears:
             if started_at is None and now >= deadline:
                 self.room.noise_dbfs = self._room_noise()
                 return None
+            self._check_silent(now)
             frame = self.microphone.read(timeout=min(0.1, max(0.01, deadline - now)))
             if frame is None:
                 continue
@@ -182,6 +205,15 @@ class Ears:
             heard, started_at = self._hear(frame, frame_s, started_at)
             if heard is not None:
                 return heard
+
+    def _check_silent(self, now: float) -> None:
+        """MicrophoneLost when the microphone has delivered only digital silence since it
+        opened, the host spoke meanwhile and it heard none of that (SILENT_FOR_S)."""
+        since = getattr(self.microphone, "silent_since", None)
+        if (since is not None and now - since >= SILENT_FOR_S
+                and self.gate.closed_since(since) >= HOST_SPOKE_S):
+            self._abandon()
+            raise MicrophoneLost(self.microphone.went_silent())  # type: ignore[attr-defined]
 
     def _room_noise(self) -> float | None:
         room = self.endpointer.room_dbfs

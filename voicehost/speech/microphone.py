@@ -5,6 +5,13 @@ ends the stream (ALSA, or PulseAudio killing it) or stops calling back (a hung d
 `read` raises MicrophoneLost once the frames before the loss are used up, and `reopen` waits
 for a device to deliver audio again. A PulseAudio that moves the stream to another source
 instead (its default, `rescue-streams`) is no loss to PortAudio, and is not seen here.
+
+A microphone can also be dead from the start while its stream runs: muted, its input volume at
+zero, or the wrong device (a sink's monitor that nothing plays into). It delivers digital
+silence. A live microphone never does (its own noise is above SILENT_DBFS), and it hears the
+host speak; so once the host has spoken and the microphone has delivered nothing above the
+floor since it opened, the ears call it lost (`went_silent`, ears.py): `reopen` then waits for
+it to deliver a sound again.
 """
 
 from __future__ import annotations
@@ -12,20 +19,24 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import sys
 import time
 from collections.abc import Iterator
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TextIO
 
 import numpy as np
 
 from voicehost.speech.devices import (
+    SILENT_DBFS,
     AudioDeviceError,
     DeviceInfo,
     DeviceSpec,
     NoInputDeviceError,
     Resampler,
     find_device,
+    level_dbfs,
     rescan,
+    silent_input_advice,
     sounddevice,
     supports,
 )
@@ -39,6 +50,9 @@ CLOCK_RESYNC_S = 0.1
 STALL_S = 3.0
 REOPEN_FIRST_WAIT_S = 0.25  # between tries to open a lost microphone, doubling up to ...
 REOPEN_LONGEST_WAIT_S = 1.0  # ... this: a replugged microphone is heard within about a second
+# A silent microphone is opened again this often while it is waited for: PortAudio's "default"
+# or "pulse" then follows a default input changed meanwhile.
+SILENT_REOPEN_S = 5.0
 
 
 class Frame(NamedTuple):
@@ -72,6 +86,18 @@ class FrameQueue:
 
     def lost_because(self) -> str:
         return "the microphone stopped delivering audio"
+
+    @property
+    def silent_since(self) -> float | None:
+        """Monotonic time from which the source has delivered only digital silence, when it
+        has delivered nothing above the floor since it opened; None when it has (or when
+        the source cannot tell)."""
+        return None
+
+    def went_silent(self) -> str:
+        """The ears found the source silent (ears.py): the reason, in one sentence with what
+        to do; `reopen` then waits for a sound."""
+        return "the microphone delivers only silence"
 
     def read(self, timeout: float) -> Frame | None:
         """The next frame, or None if none arrives within `timeout` seconds. MicrophoneLost
@@ -128,6 +154,10 @@ class Microphone(FrameQueue):
         self._produced = 0
         self._clock: float | None = None  # monotonic time of the stream's first sample
         self._block_at = 0.0  # monotonic time of the last callback (or of the start)
+        self._opened_at = 0.0  # monotonic time the stream was opened
+        self._sound_at: float | None = None  # first block above SILENT_DBFS since then
+        self._silenced = False  # the ears found it silent: `reopen` waits for a sound
+        self.console: TextIO | None = None  # where a silent microphone is named (stderr)
 
     @property
     def rate(self) -> int:
@@ -156,7 +186,8 @@ class Microphone(FrameQueue):
         self._pending = np.zeros(0, dtype=np.int16)
         self._produced = 0  # 16 kHz samples produced since the stream started
         self._clock = None
-        self._block_at = time.monotonic()
+        self._block_at = self._opened_at = time.monotonic()
+        self._sound_at = None
         self.info, self._rate, self._channels = info, rate, channels
         try:
             stream = sd.RawInputStream(
@@ -181,17 +212,39 @@ class Microphone(FrameQueue):
             except sounddevice().PortAudioError:
                 pass  # a lost device's stream may not stop cleanly; it is gone either way
 
+    @property
+    def silent_since(self) -> float | None:
+        if self._stream is None or self._sound_at is not None:
+            return None
+        return self._opened_at
+
+    def went_silent(self) -> str:
+        """Name the silent microphone once, on the console (the host's line says that it is
+        lost), and wait for a sound in the next `reopen`."""
+        why = self.silent_because()
+        if not self._silenced:
+            print(f"({why})", file=self.console or sys.stderr, flush=True)
+        self._silenced = True
+        return why
+
+    def silent_because(self) -> str:
+        name = self.info.name if self.info else "the microphone"
+        return f"The microphone {name!r} delivers only silence. {silent_input_advice()}"
+
     def reopen(self) -> None:
         """After a loss: close the stream and open the device again, trying every 0.25 s,
         then less often (up to every REOPEN_LONGEST_WAIT_S), until it delivers audio. Waits
-        as long as it takes: the journal holds the game meanwhile."""
+        as long as it takes: the journal holds the game meanwhile. A microphone found silent
+        is waited for until it delivers a sound (`_sounds`)."""
+        if self._silenced and self._sounds():
+            return
         wait = REOPEN_FIRST_WAIT_S
         self.stop()
         while True:
             try:
                 with _stderr_silenced():  # ALSA and PortAudio print every failed open
                     self.start()
-                if self._delivers(STALL_S):
+                if self._delivers(STALL_S) and (not self._silenced or self._sounds()):
                     return
             except NoInputDeviceError:
                 pass  # still gone, or not listed yet
@@ -201,6 +254,26 @@ class Microphone(FrameQueue):
             if not self._listed():
                 with _stderr_silenced():
                     rescan()  # PortAudio sees a replugged device only when it looks again
+
+    def _sounds(self) -> bool:
+        """After the ears found the microphone silent: wait until it delivers a sound (it was
+        unmuted, turned up, or the default input changed), opening it again every
+        SILENT_REOPEN_S. True once it does; False when the stream is lost meanwhile."""
+        while True:
+            opened = time.monotonic()
+            while time.monotonic() - opened < SILENT_REOPEN_S:
+                if self._sound_at is not None:
+                    self._silenced = False
+                    return True
+                if self.lost:
+                    return False
+                time.sleep(0.05)
+            self.stop()
+            try:
+                with _stderr_silenced():
+                    self.start()
+            except NoInputDeviceError:
+                return False
 
     def _delivers(self, within_s: float) -> bool:
         """Whether the just-opened stream calls back within `within_s` seconds."""
@@ -238,6 +311,8 @@ class Microphone(FrameQueue):
         samples = np.frombuffer(indata, dtype=np.int16)
         if self._channels > 1:
             samples = samples.reshape(-1, self._channels).mean(axis=1).astype(np.int16)
+        if self._sound_at is None and len(samples) and level_dbfs(samples) > SILENT_DBFS:
+            self._sound_at = now
         # Capture time of this block's first sample, from PortAudio's clock when it has one.
         adc = ti.inputBufferAdcTime
         age = ti.currentTime - adc if adc > 0 else frames / self._rate
