@@ -25,7 +25,7 @@ import pytest
 from squad_room import VOICES, SquadTable, phrasings
 from squad_script import answers_in_journal, answers_only
 from test_cards import TAKE, squads_said_before_reveal
-from wordings import any_case, facts_of, said_line
+from wordings import any_case, any_of, facts_of, said_line
 
 from voicehost.games.deck import Deck, letters
 from voicehost.games.layout import squad_layout
@@ -44,7 +44,9 @@ ROUNDS = 2  # CI time: the rules' three rounds play the same way as two
 DECK = Deck("secret-squad", PLAYERS, 305)  # printed "143 056": a zero to read out too
 GAME_SEED = 42
 BOX = re.compile(r"\bbox (\d+)\b")
-QUESTION_CARD = re.compile(r"yellow squad: (.+?\?) red squad: (.+?\?)")
+QUESTION = re.compile(r".+?\?")
+QUESTION_CARD = any_case(any_of(*(said_line(key, "secret_squad", yellow=QUESTION, red=QUESTION)
+                                  for key in ("card_first", "card"))))
 DIGIT = "(?:zero|one|two|three|four|five|six|seven|eight|nine)"
 ECHO = any_case(said_line("deck_digits", digits=re.compile(rf"{DIGIT}(?: {DIGIT})*")))
 READ = any_case(said_line("deck_read", printed=re.compile(r"\d{3} \d{3}")))
@@ -92,8 +94,8 @@ class PrintedRoomTable(SquadTable):
         boxes = BOX.findall(text)
         if boxes and "look" in self.last_said:
             self.box = int(boxes[-1])
-        if cards := QUESTION_CARD.findall(self.last_said):
-            self.question = cards[-1]
+        if cards := [facts_of(card) for card in QUESTION_CARD.finditer(self.last_said)]:
+            self.question = cards[-1]["yellow"], cards[-1]["red"]
         self.needs_undo = self._misheard()
 
     def _misheard(self) -> bool:

@@ -293,9 +293,12 @@ class FerretNarrator(Narrator["FerretOutTable"]):
     def _say_clue_given(self, facts: dict[str, Any]) -> list[str]:
         seat, said = facts["player"], Said.parse(facts["clue"])
         name = self.seats.name_of(seat)
-        echo = (self.lines("clue_echo", name=name, clue=said.words) if said.readable()
-                else self.lines("clue_recorded", name=name))
-        return [echo]  # the clues stand on the easels; "read the answers" reads them all
+        # each clue said back as heard (its recording, where its words could not be read),
+        # for the table to check; "read the answers" says them all again
+        if not said.readable() and not said.clip:
+            return [self.lines("clue_recorded", name=name)]
+        return [read_or_played(self.lines, said, "clue_echo", "clue_caption", "clue_lost",
+                               name=name, clue=said.words)]
 
     def read_clues(self) -> list[str]:
         """Every clue of the round in speaking order: its words, or its recording played."""
