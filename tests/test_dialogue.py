@@ -55,11 +55,17 @@ class Script:
     def run(self, dialogue: Dialogue, steps: Steps[Any]) -> Any:
         commands = dialogue.begin(steps)
         while True:
+            for command in commands:
+                if isinstance(command, Say):
+                    self.say(command)
             self.commands += commands
             waiting = commands[-1]
             if isinstance(waiting, Done):
                 return waiting.result
             commands = dialogue.receive(self.answer(waiting))
+
+    def say(self, command: Say) -> None:
+        """The host says `command`: on this clock, in no time."""
 
     def answer(self, command: Command) -> Answer:
         if isinstance(command, Now):
@@ -313,18 +319,6 @@ class SpeakingScript(Script):
     `said_at`: each Say's words (a tick: "<tick>") and when it began."""
 
     said_at: list[tuple[str, float]] = field(default_factory=list)
-
-    def run(self, dialogue: Dialogue, steps: Steps[Any]) -> Any:
-        commands = dialogue.begin(steps)
-        while True:
-            for command in commands:
-                if isinstance(command, Say):
-                    self.say(command)
-            self.commands += commands
-            waiting = commands[-1]
-            if isinstance(waiting, Done):
-                return waiting.result
-            commands = dialogue.receive(self.answer(waiting))
 
     def say(self, command: Say) -> None:
         for item in command.lines:

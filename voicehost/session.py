@@ -65,15 +65,17 @@ def past_of(game: str) -> Past:
     """What the saves in the games folder tell a new game of `game` (its command-line name):
     whether the table has played it (a save with a move) and the question cards of its last
     RECENT_GAMES such games. A damaged save tells nothing."""
+    name = GAMES[game].table.name
     played: list[Saved] = []
     for path in saved_files():
         if len(played) == RECENT_GAMES:
             break
-        try:
-            saved = open_saved(path)
+        try:  # only a save of this title is replayed
+            records = read_records(path)
+            saved = open_saved(path) if records and records[0].get("game") == name else None
         except JournalError:
             continue
-        if saved.table.deck_game == game and saved.actions:
+        if saved is not None and saved.actions:
             played.append(saved)
     heard = [card for saved in played for card in saved.table.cards_heard(saved.actions)]
     return Past(bool(played), tuple(dict.fromkeys(heard)))

@@ -93,7 +93,6 @@ class FerretQuestions(Questions["FerretOutTable"]):
     def __init__(self, table: FerretOutTable) -> None:
         super().__init__(table)
         self.prompted: set[tuple[int, str]] = set()  # (round, kind) whose long prompt was said
-        self.guessed_before = False  # the table has heard how a guess is given
 
     def opening(self) -> list[str]:
         end = self.table.settings.end
@@ -164,9 +163,10 @@ class FerretQuestions(Questions["FerretOutTable"]):
                 return f"{countdown} {line('accuse_prompt', name=name)}"
             return line("accuse_next" if game.answers.accusations else "accuse_prompt",
                         name=name)
-        known = self.guessed_before or self.table.past.played
+        # how a guess is given is told the first round anyone guesses, unless the table knows
+        known = self.table.past.played or any(
+            kind == "guess" and round_ < game.round for round_, kind in self.prompted)
         if long and not game.answers.guesses and not known:
-            self.guessed_before = True
             return line("guess_first", name=name)
         return line("guess_round" if long and not game.answers.guesses else "guess_next",
                     name=name)

@@ -25,7 +25,6 @@ class Narrator(TablePart[GameTable]):
     narrators: ClassVar[Mapping[type[Event], Saying | None]] = {}
     last_scored: dict[str, Any] | None = None  # the facts of the last round said scored
 
-
     def narrate(self, events: Sequence[Event]) -> list[str]:
         said: list[str] = []
         for event in events:
@@ -94,8 +93,7 @@ class Narrator(TablePart[GameTable]):
             key = "points_item_many" if len(seats) > 1 else "points_item"
             items.append(self.lines(key, names=self.seats.names_of(seats),
                                     points=said_number(each)))
-        said = ", ".join(items)
-        return self.lines("round_points", points=said[0].upper() + said[1:])
+        return self.lines("round_points", points=", ".join(items))  # each opens on a name
 
     def leader(self, scores: list[int]) -> str:
         top = max(scores)
@@ -110,7 +108,6 @@ class Narrator(TablePart[GameTable]):
             return self.lines("lead_shared", names=self.seats.names_of(leaders),
                               points=said_number(top))
         return self.lines("leads", name=self.seats.name_of(leaders[0]), points=said_number(top))
-
 
     def recap(self, decision: Decision) -> list[str]:
         """Where the game stands, said when a saved game is resumed."""

@@ -139,8 +139,7 @@ class Past:
         return {"played": self.played, "recent_cards": list(self.recent_cards)}
 
     @classmethod
-    def from_record(cls, record: dict[str, Any] | None) -> Past:
-        record = record or {}
+    def from_record(cls, record: dict[str, Any]) -> Past:
         return cls(bool(record.get("played", False)),
                    tuple(int(card) for card in record.get("recent_cards", ())))
 
@@ -213,7 +212,7 @@ class Table(ABC):
         else:
             table = cls(Seats(tuple(record["names"])), record["seed"], settings,
                         record.get("cards"))
-        return table.knowing(Past.from_record(record.get("past"))) if "past" in record else table
+        return table.knowing(Past.from_record(record["past"])) if "past" in record else table
 
     def knowing(self, past: Past) -> Table:
         """This table, told of the household's earlier games (its engine built again)."""

@@ -6,34 +6,30 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable
 from pathlib import Path
 
-from voicehost.games.base import IllegalAction
+from voicehost.games.base import Decision, IllegalAction
 from voicehost.host.events import EventStream
 from voicehost.host.grammars import command_groups, decision_grammar
 from voicehost.host.host import Host
 from voicehost.host.table import Seats, Table
-from voicehost.intents.grammar import expand
+from voicehost.intents.grammar import Intent, expand
 from voicehost.lab.random_table import QuietVoice
 from voicehost.registry import GAMES
 from voicehost.store.journal import Journal
 from voicehost.voice import EndOfInput, Hearing, Recording
 
 REFUSING = {"no", "nah", "nope", "wrong", "something", "other", "none", "another"}
-PAST_SIX = {"seven", "eight", "nine", "ten"}
 CLUES = ("lantern", "harbor", "velvet", "thunder", "pepper", "meadow", "signal", "copper")
 
 
 class TidyTable(QuietVoice):
-    """Says an offered phrase that moves the game on; `turns` answers, then nobody speaks.
-    `legal` tells which phrases the rules take (a table that knows its cards); without it,
-    any offered phrase may be said."""
+    """Says an offered phrase that moves the game on, one the rules of `table` take (a table
+    that knows its cards); `turns` answers, then nobody speaks."""
 
-    def __init__(self, rng: random.Random, turns: int = 2000,
-                 legal: Callable[[str], bool] | None = None) -> None:
+    def __init__(self, table: Table, rng: random.Random, turns: int = 2000) -> None:
         super().__init__()
-        self.rng, self.turns, self.legal = rng, turns, legal
+        self.table, self.rng, self.turns = table, rng, turns
         self.commands = {p for _, templates in command_groups() for t in templates
                          for p in expand(t)}
         self.breaks: list[int] = []  # len(said) at each listen: what was said between two
@@ -43,12 +39,29 @@ class TidyTable(QuietVoice):
         self.take_turn()
         onward = sorted(p for p in phrases if p not in self.commands
                         and not REFUSING & set(p.split()))
-        if "roll" in onward:  # a die's number, not one past the sleeve's six words
-            onward = [p for p in onward if not PAST_SIX & set(p.split())]
         yes = [p for p in onward if p in ("yes", "yup")]
-        if not yes and self.legal is not None:
-            onward = [p for p in onward if self.legal(p)] or onward
-        return Hearing((yes or [self.rng.choice(onward)])[0], 0.9, 1.0, 0.01)
+        if yes:
+            return Hearing(yes[0], 0.9, 1.0, 0.01)
+        return Hearing(self.rng.choice(self.taken(onward) or onward), 0.9, 1.0, 0.01)
+
+    def taken(self, phrases: list[str]) -> list[str]:
+        """Those of `phrases` the rules take as the answer to the pending decision."""
+        decision = self.table.game.pending()
+        if decision is None:
+            return []
+        grammar = decision_grammar(self.table, decision)
+        return [phrase for phrase in phrases if self._takes(decision, grammar.match(phrase)[0])]
+
+    def _takes(self, decision: Decision, intent: Intent | None) -> bool:
+        if intent is None or intent.name != "choose":
+            return intent is not None
+        if self.table.refuse_choice(decision, intent.value) is not None:
+            return False
+        try:
+            self.table.game.check(self.table.referee.action_for(decision, intent.value))
+        except IllegalAction:
+            return False
+        return True
 
     def record(self, phrases: list[str]) -> Recording:
         self.take_turn()
@@ -73,26 +86,10 @@ def tidy_game(game: str, players: int, seed: int, folder: Path,
     table = table or GAMES[game].table.from_options(Seats.default(players), seed, options or {})
     journal = Journal(folder / f"{game}-{players}-{seed}.jsonl", new=True)
     journal.append(table.setup_record())
-    voice = TidyTable(random.Random(seed), legal=lambda phrase: taken(table, phrase))
+    voice = TidyTable(table, random.Random(seed))
     try:
         Host(table, voice, journal, EventStream(voice.events)).run()
     finally:
         journal.close()
     return voice
 
-
-def taken(table: Table, phrase: str) -> bool:
-    """Whether the rules take `phrase` as the answer to the pending decision."""
-    decision = table.game.pending()
-    if decision is None:
-        return False
-    intent, _ = decision_grammar(table, decision).match(phrase)
-    if intent is None or intent.name != "choose":
-        return intent is not None
-    if table.refuse_choice(decision, intent.value) is not None:
-        return False
-    try:
-        table.game.check(table.referee.action_for(decision, intent.value))
-    except IllegalAction:
-        return False
-    return True
