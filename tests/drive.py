@@ -50,8 +50,15 @@ def voicehost(*args: str) -> list[str]:
 
 
 def kept_in(folder: Path) -> list[str]:
-    """The options that keep a game's journal and events in `folder`."""
-    return ["--journal", str(folder / "game.jsonl"), "--events", str(folder / "events.jsonl")]
+    """The options that keep a game's journal, events and secrets file in `folder`."""
+    return ["--journal", str(folder / "game.jsonl"), "--events", str(folder / "events.jsonl"),
+            "--secrets", str(folder / "secrets.jsonl")]
+
+
+def secrets_kept(folder: Path) -> list[dict[str, Any]]:
+    """The secrets file of the game kept in `folder` (see `kept_in`)."""
+    path = folder / "secrets.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def play_text(game: str, folder: Path, players: int, seed: int, *args: str) -> list[str]:

@@ -16,10 +16,18 @@ from typing import Any
 
 import pytest
 import yaml
-from drive import drive, kept_in, play_text, resume_text, saying_once, voicehost
+from drive import (
+    drive,
+    kept_in,
+    play_text,
+    resume_text,
+    saying_once,
+    secrets_kept,
+    voicehost,
+)
 from wordings import any_of, facts_of, said_line
 
-from voicehost.cards.pieces import SQUAD_MARKS, Piece, pieces, slips_of
+from voicehost.cards.pieces import SQUAD_WORDS, Piece, pieces, slips_of
 from voicehost.games.base import Action, IllegalAction
 from voicehost.games.deck import Deck, letters
 from voicehost.games.layout import squad_layout
@@ -106,7 +114,7 @@ def squad_slips_showing_more(deck: Deck, opened: list[tuple[str, Piece]]) -> lis
     for _, piece in opened:
         box = int(piece.label.removeprefix("box "))
         squad = layout.card(letters(deck.players).index(piece.letter))[box - 1]
-        if piece.inside != (str(box), SQUAD_MARKS[squad]):
+        if piece.inside != (f"box {box}", SQUAD_WORDS[squad]):
             wrong.append(piece)
     return wrong
 
@@ -137,9 +145,10 @@ class PrintedTable(HoldingTable):
         self.points: dict[int, list[int]] = {}
 
     def squad_seen(self, name: str) -> str:
-        marks = [w for w in self.holders.open_now(name).inside if w in SQUAD_MARKS.values()]
+        marks = [squad for squad, words in SQUAD_WORDS.items()
+                 if words in self.holders.open_now(name).inside]
         assert len(marks) == 1, f"{name}'s open slip shows {marks}"
-        return marks[0].lower()
+        return marks[0]
 
     def reply(self, listen: dict[str, Any]) -> str:
         decision, player = listen["decision"], listen["player"]
@@ -240,11 +249,11 @@ def test_a_printed_card_game_is_scored_by_the_host_alone(tmp_path: Path, players
         f"box {r}" for r in (1, 2, 3) for _ in range(players)]
     assert not squad_slips_showing_more(deck, table.holders.opened)
     assert not asked_to_show(events)
-    secrets = [e for e in events if e["event"] == "secrets"]
+    secrets = secrets_kept(tmp_path)
     assert len(secrets) == 1 and secrets[0]["secret"] is True
     assert [r["squads"] for r in secrets[0]["rounds"]] == [
         dict(zip(table.names, table.round_squads[r], strict=True)) for r in (1, 2, 3)]
-    assert not any(e.get("secret") for e in events if e["event"] != "secrets")
+    assert not any(e["event"] == "secrets" or e.get("secret") for e in events)
 
 
 def test_the_host_asks_for_the_deck_number_and_refuses_a_misheard_one(tmp_path: Path) -> None:
@@ -331,7 +340,8 @@ def test_the_slip_checks_catch_a_card_of_every_box_and_a_call_to_show_it() -> No
     assert not squad_slips_showing_more(deck, holders.opened)
     card_b = squad_layout(deck).card(1)
     whole_card = replace(holders.opened[0][1], inside=tuple(
-        text for box, squad in enumerate(card_b, 1) for text in (str(box), SQUAD_MARKS[squad])))
+        text for box, squad in enumerate(card_b, 1)
+        for text in (f"box {box}", SQUAD_WORDS[squad])))
     assert squad_slips_showing_more(deck, [("fox", whole_card)]) == [whole_card]
     for line in ("Everyone, open your card and show box 1.", "Compare your slips for row 2."):
         assert asked_to_show([{"event": "say", "text": line}]), line

@@ -206,7 +206,7 @@ def test_each_letter_has_one_slip_per_box_and_row_showing_that_one_only() -> Non
                 piece = slips[f"box {box}"]
                 assert piece.outside == ("Secret Squad", letter, f"box {box}",
                                          f"deck {deck.printed}")
-                assert piece.inside == (str(box), squad.upper())
+                assert piece.inside == (f"box {box}", f"{squad} squad")
         assert len(all_pieces) == SQUAD_BOXES * deck.players
     for deck in all_decks("ferret-out", range(0, SEEDS, 50)):
         layout, all_pieces = ferret_layout(deck, POUCHES, 2), pieces(deck)

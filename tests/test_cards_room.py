@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from drive import secrets_kept
 from squad_room import VOICES, SquadTable, phrasings
 from squad_script import answers_in_journal, answers_only
 from test_cards import TAKE, squads_said_before_reveal
@@ -191,8 +192,9 @@ def test_a_printed_card_game_through_the_room(room: Room, tmp_path: Path) -> Non
     kept = actions_of(records)
     deck_groups = [a.choice for a in kept if a.kind == DECK_DECISION]
     assert "".join(deck_groups[-2:]) == DECK.number
-    secrets = game.of("secrets")
+    secrets = secrets_kept(tmp_path)
     assert secrets and secrets[0]["secret"] is True and secrets[0]["deck"] == DECK.number
+    assert not game.of("secrets")
     said = [e["text"] for e in game.of("say")]
     assert any(f"Deck {DECK.printed}" in text for text in said)
     assert "what is the deck number" in said[0].lower() or "the first three" in said[0]

@@ -338,3 +338,41 @@ def test_a_satellite_that_sends_garbage_is_a_lost_microphone(garbage: bytes) -> 
                 link.read(0.1)
     finally:
         link.stop()
+
+
+class FallingSilentSatellite(HostileSatellite):
+    """A peer that streams like a satellite for `streaming_s`, then sends nothing and keeps
+    the connection open: a speaker on Wi-Fi whose plug was pulled."""
+
+    def __init__(self, streaming_s: float) -> None:
+        self.streaming_s = streaming_s
+        super().__init__(b"")
+
+    def after_stream(self, incoming: BinaryIO) -> None:
+        connection = socket.socket(fileno=incoming.fileno())  # the accepted one, shared
+        try:
+            for _ in range(round(self.streaming_s / 0.1)):
+                connection.sendall(chunk(16000, 2, 1, SPEECH))
+                time.sleep(0.1)
+            time.sleep(30)
+        finally:
+            connection.detach()
+
+
+def test_a_satellite_that_stops_sending_is_lost_within_five_seconds() -> None:
+    peer = FallingSilentSatellite(streaming_s=1.0)
+    link = Satellite(peer.uri)
+    try:
+        link.start()
+        last_sound = time.monotonic()
+        with pytest.raises(MicrophoneLost) as lost:
+            while True:
+                if link.read(0.1) is not None:
+                    last_sound = time.monotonic()
+                assert time.monotonic() - last_sound < 10, "never reported lost"
+        assert time.monotonic() - last_sound < 5.0
+        assert "sent no sound" in str(lost.value)
+        with pytest.raises(AudioDeviceError):  # its speaker is taken as gone too
+            link.play(np.zeros(160, np.int16), 16000)
+    finally:
+        link.stop()

@@ -39,12 +39,14 @@ from voicehost.intents.understand import reading_of
 from voicehost.prompts_dir import load_yaml
 from voicehost.registry import GAMES, deck_words
 from voicehost.session import (
+    Listed,
     find_save,
     list_saves,
     new_journal,
     new_table,
     open_saved,
     past_of,
+    reopen,
     resume,
     saved_game,
     saves_dir,
@@ -55,6 +57,7 @@ from voicehost.speech.factory import AudioSettings
 from voicehost.speech.frontend import FRONT_ENDS
 from voicehost.speech.text_voice import TextVoice
 from voicehost.store.journal import Journal, JournalError
+from voicehost.store.private import SaveWriteError, open_private
 from voicehost.voice import Voice
 
 AUDIO = AudioSettings(reader=reading_of)  # audio mode's defaults
@@ -122,7 +125,12 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", type=Path, default=None,
                         help="the save file (default: a new one in "
                              "~/.local/share/voicehost/games/; see voicehost games)")
-    parser.add_argument("--events", default=None, help="write JSON Lines events here (- = stdout)")
+    parser.add_argument("--events", default=None,
+                        help="write JSON Lines events here (- = stdout); they hold no secret "
+                             "before its reveal")
+    parser.add_argument("--secrets", type=Path, default=None,
+                        help="write what the host knows from printed cards to this file "
+                             "(for tests; never show it to the players)")
     parser.add_argument("--quiet", action="store_true",
                         help="audio mode: no captions on the console (what the host says and "
                              "what it heard)")
@@ -212,6 +220,9 @@ def parser() -> argparse.ArgumentParser:
                        help=f"0 to {SEEDS - 1} (default: random)")
     cards.add_argument("--paper", choices=("a4", "letter"), default="a4")
     cards.add_argument("--out", type=Path, required=True, help="the PDF to write")
+    cards.add_argument("--print", action="store_true",
+                       help="also send it to the default printer, one-sided (CUPS lp), "
+                            "without opening it")
     cards.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="the settings you will play with (Ferret Out: end=15 or end=20 "
                             "prints more rows)")
@@ -225,18 +236,27 @@ def installed_version() -> str:
         return "(not installed)"
 
 
-def open_events(target: str | None) -> EventStream:
-    """The event stream `--events` asks for, its file opened now: refused when it cannot be."""
-    if target is None:
-        return EventStream(None)
+def open_events(target: str | None, secrets: Path | None = None) -> EventStream:
+    """The event stream `--events` asks for and the secrets file `--secrets` names, their files
+    opened now (created private, 0600): refused when they cannot be."""
+    stream = EventStream(None)
     if target == "-":
-        return EventStream(sys.stdout)
-    path = Path(target)
-    folder_there("--events", path)
+        stream.out = sys.stdout
+    elif target is not None:
+        stream.out = open_private_file("--events", Path(target))
+    if secrets is not None:
+        stream.secrets = open_private_file("--secrets", secrets)
+    return stream
+
+
+def open_private_file(option: str, path: Path) -> TextIO:
+    folder_there(option, path)
+    if path.is_dir():
+        refuse(f"{option} {path} is a folder: name a file in it.")
     try:
-        return EventStream(path.open("a", encoding="utf-8"))
+        return open_private(path)
     except OSError as problem:
-        cannot_write("--events", path, problem)
+        cannot_write(option, path, problem)
 
 
 def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
@@ -361,7 +381,7 @@ def run_play(args: argparse.Namespace) -> int:
     new_events = events_file is not None and not events_file.exists()
     say_to = sys.stderr if args.events == "-" else sys.stdout
     try:
-        events = open_events(args.events)
+        events = open_events(args.events, args.secrets)
         voice = make_voice(args, say_to)
     except BaseException:  # refused or stopped: the game never started, so it leaves nothing
         journal.close()
@@ -389,6 +409,11 @@ def played(game: Callable[[], Outcome], carry_on: str, say_to: TextIO) -> int:
     except KeyboardInterrupt:
         print(f"voicehost: stopped. {saved_line(carry_on)}", file=sys.stderr, flush=True)
         raise SystemExit(130) from None
+    except SaveWriteError as problem:
+        print(f"voicehost: {problem}. Every answer before it is saved: free some space or "
+              f"fix the folder's permissions, then {carry_on} carries it on.",
+              file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
     if not outcome.finished:
         print(saved_line(carry_on), file=say_to, flush=True)
     return 0
@@ -430,14 +455,20 @@ def run_resume(args: argparse.Namespace) -> int:
         saved = open_saved(path)
     except JournalError as problem:
         refuse(f"{problem} It is kept as it is.")
-    events = open_events(args.events)
+    try:
+        journal = reopen(saved)
+    except SaveWriteError as problem:
+        refuse(f"{problem}: make it writable (chmod u+w) to carry the game on. It is kept as "
+               "it is.")
+    events = open_events(args.events, args.secrets)
     say_to = sys.stderr if args.events == "-" else sys.stdout
     voice = make_voice(args, say_to)
 
     def game() -> Outcome:
         try:
-            return resume(saved, voice, events)
+            return resume(saved, voice, events, journal)
         finally:
+            journal.close()
             voice.close()
             events.close()
 
@@ -457,22 +488,42 @@ def run_games(args: argparse.Namespace) -> int:
     if args.clean:
         unplayed = [listed for listed in saves if listed.unplayed]
         for listed in unplayed:
-            listed.path.unlink()
+            try:
+                listed.path.unlink()
+            except OSError as problem:
+                refuse(f"cannot remove {listed.path}: {problem.strerror or problem} (the games "
+                       "folder must be writable).")
         print(f"Removed {plural(len(unplayed), 'saved game')} with no moves.")
         return 0
+    shown = [listed for listed in saves if not listed.unplayed]
     if not saves:
         print("No saved games. voicehost play starts one.")
-    for listed in saves:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(listed.path.stat().st_mtime))
-        if listed.saved is None:
-            print(f"{listed.id}  {when}  damaged: {listed.problem}")
-            continue
-        table = listed.saved.table
-        state = "finished" if listed.finished else "unfinished"
-        print(f"{listed.id}  {when}  {table.title}, {len(table.seats.names)} players "
-              f"({', '.join(table.seats.names)}), {plural(len(listed.saved.actions), 'move')}, "
-              f"{state}")
+    for listed in shown:
+        print(f"{listed.id}  {modified(listed.path)}  {listed_as(listed)}")
+    unplayed = len(saves) - len(shown)
+    if unplayed:
+        print(f"({plural(unplayed, 'game')} set up and never played: voicehost games --clean "
+              f"removes {'it' if unplayed == 1 else 'them'}.)")
     return 0
+
+
+def modified(path: Path) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:
+        return "(gone)"
+
+
+def listed_as(listed: Listed) -> str:
+    """A save as `voicehost games` lists it, after its ID and date."""
+    if listed.saved is None:
+        return f"damaged: {listed.problem}"
+    table, actions = listed.saved.table, listed.saved.actions
+    over = table.game.pending() is None
+    state = ("finished" if listed.finished else
+             "over, its end not yet said: voicehost resume says it" if over else "unfinished")
+    return (f"{table.title}, {len(table.seats.names)} players ({', '.join(table.seats.names)}), "
+            f"{plural(len(actions), 'move')}, {state}")
 
 
 def remove_game(game_id: str) -> int:
@@ -481,7 +532,11 @@ def remove_game(game_id: str) -> int:
         listed = saved_game(game_id)
     except JournalError as problem:
         refuse(str(problem))
-    listed.path.unlink()
+    try:
+        listed.path.unlink()
+    except OSError as problem:
+        refuse(f"cannot remove {listed.path}: {problem.strerror or problem} (the games folder "
+               "must be writable).")
     what = ("damaged" if listed.saved is None
             else f"{listed.saved.table.title}, {plural(len(listed.saved.actions), 'move')}")
     print(f"Removed {listed.id} ({what}).")
@@ -489,7 +544,11 @@ def remove_game(game_id: str) -> int:
 
 
 def run(argv: list[str] | None) -> int:
-    args = parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    if not given:  # a bare `voicehost`: what it can do
+        parser().print_help()
+        return 2
+    args = parser().parse_args(given)
     if args.command == "play":
         return run_play(args)
     if args.command == "resume":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +18,12 @@ from voicehost.registry import GAMES, game_named
 from voicehost.store.journal import (
     Journal,
     JournalError,
+    drop_cut_line,
+    heard_through,
     read_records,
     standing_actions,
-    truncate_partial_line,
 )
+from voicehost.store.private import SaveWriteError
 from voicehost.voice import Voice
 
 
@@ -35,11 +38,22 @@ def saves_dir() -> Path:
 
 
 def saved_files() -> list[Path]:
-    """Every save, newest first: the games folder, and the one save file of earlier versions."""
-    files = sorted(saves_dir().glob("*.jsonl"), key=lambda f: (f.stat().st_mtime, f.name),
-                   reverse=True)
+    """Every save, newest first: the games folder, and the one save file of earlier versions.
+    Only regular files count: a folder, a pipe or a dangling link named like a save is none."""
     legacy = data_dir() / "current-game.jsonl"
-    return files + ([legacy] if legacy.exists() else [])
+    found = [(when, path) for path in [*saves_dir().glob("*.jsonl"), legacy]
+             if (when := _modified(path)) is not None]
+    newest = sorted((item for item in found if item[1] != legacy), reverse=True)
+    return [path for _, path in newest] + [path for _, path in found if path == legacy]
+
+
+def _modified(path: Path) -> float | None:
+    """When the regular file `path` was last written; None when it is no regular file."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime if stat.S_ISREG(status.st_mode) else None
 
 
 def new_journal(game: str, folder: Path | None = None) -> Journal:
@@ -104,9 +118,15 @@ def table_from_setup(record: dict[str, Any], path: Path) -> Table:
                            f"({game.replace('_', '-') or 'no game named'}).")
     try:
         return spec.table.from_setup(record)
-    except (KeyError, TypeError, ValueError) as problem:
+    except Exception as problem:  # noqa: BLE001 - any file may be in the games folder
         raise JournalError(f"{path}, line 1: a {spec.name} setup voicehost cannot read "
-                           f"({problem}).") from None
+                           f"({brief(problem)}).") from None
+
+
+def brief(problem: Exception) -> str:
+    """What went wrong, in at most one short line."""
+    said = str(problem).splitlines()[0] if str(problem) else type(problem).__name__
+    return said if len(said) <= 80 else said[:77] + "..."
 
 
 def start(table: Table, voice: Voice, journal: Journal, events: EventStream) -> Outcome:
@@ -117,11 +137,19 @@ def start(table: Table, voice: Voice, journal: Journal, events: EventStream) -> 
 
 @dataclass(frozen=True)
 class Saved:
-    """A journal read back: its table, with every action that stands replayed."""
+    """A journal read back: its table, with every action that stands replayed, and how many
+    of them the table has heard the results of."""
 
     path: Path
     table: Table
     actions: list[Action]
+    heard: int
+
+    @property
+    def unheard(self) -> bool:
+        """Whether a result was never said: the game was stopped between an answer and what
+        it came to."""
+        return self.heard < len(self.actions)
 
 
 def open_saved(journal_path: Path) -> Saved:
@@ -132,20 +160,26 @@ def open_saved(journal_path: Path) -> Saved:
         actions = actions_of(records)
         table = table.reseated(actions)
         table.replay(actions)
-    except (KeyError, TypeError, ValueError) as problem:
+    except Exception as problem:  # noqa: BLE001 - any file may be in the games folder
         raise JournalError(f"{journal_path}: its moves do not replay under the rules "
-                           f"({problem}).") from None
-    return Saved(journal_path, table, actions)
+                           f"({brief(problem)}).") from None
+    return Saved(journal_path, table, actions, heard_through(records))
 
 
-def resume(saved: Saved, voice: Voice, events: EventStream) -> Outcome:
-    table, actions, journal_path = saved.table, saved.actions, saved.path
-    truncate_partial_line(journal_path)
-    journal = Journal(journal_path)
+def reopen(saved: Saved) -> Journal:
+    """The save, ready for the resumed game's records (a cut last line dropped first);
+    SaveWriteError when it cannot be written."""
+    drop_cut_line(saved.path)
     try:
-        return Host(table, voice, journal, events, actions).run(resumed=True)
-    finally:
-        journal.close()
+        return Journal(saved.path)
+    except OSError as problem:
+        raise SaveWriteError(saved.path, problem) from None
+
+
+def resume(saved: Saved, voice: Voice, events: EventStream, journal: Journal) -> Outcome:
+    """Carry on `saved` into `journal` (see `reopen`; the caller closes it)."""
+    return Host(saved.table, voice, journal, events, saved.actions,
+                heard=saved.heard).run(resumed=True)
 
 
 @dataclass(frozen=True)
@@ -162,7 +196,9 @@ class Listed:
 
     @property
     def finished(self) -> bool:
-        return self.saved is not None and self.saved.table.game.pending() is None
+        """Over, and the table has heard how it ended."""
+        return (self.saved is not None and self.saved.table.game.pending() is None
+                and not self.saved.unheard)
 
     @property
     def unplayed(self) -> bool:

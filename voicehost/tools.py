@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
 import sys
 import time
 import wave
@@ -407,9 +409,29 @@ def run_cards(args: argparse.Namespace) -> int:
         cannot_write("--out", args.out, problem)
     pages = f"{sheet.page} page{'' if sheet.page == 1 else 's'}"
     print(f"Deck number {deck.printed}: {private_count(sheet)}, {pages} in {args.out}")
+    if args.print:
+        send_to_printer(args.out)
+    print("Print it one-sided, without opening it (--print does). Take the pages from the "
+          "printer as they lie, face down, and fold them as page 1 says before turning any over.")
     given = "".join(f" --set {item}" for item in args.set)
     print(f"Play with: voicehost play {args.game} --cards {deck.number}{given}")
     return 0
+
+
+def send_to_printer(pdf: Path) -> None:
+    """The PDF to the default printer, one-sided, through CUPS's `lp`; refused in one line
+    when it cannot be."""
+    lp = shutil.which("lp")
+    if lp is None:
+        refuse(f"--print: this machine has no lp (CUPS: sudo apt install cups-client); {pdf} "
+               "is written: print it one-sided.")
+    done = subprocess.run([lp, "-o", "sides=one-sided", str(pdf)], capture_output=True,
+                          text=True, timeout=60)
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["it failed"])[-1]
+        refuse(f"--print: lp could not print {pdf} ({why}); it is written: print it "
+               "one-sided.")
+    print(f"Sent to the printer: {done.stdout.strip() or pdf}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -30,9 +30,12 @@ from voicehost.prompts_dir import load_yaml
 TITLES = {name: rules.TITLE for name, rules in RULES.items()}
 SLIP, IDENTITY, GAME_CARD, BOARD = "slip", "identity", "game", "board"
 PRIVATE = (SLIP, IDENTITY)  # the pieces a player keeps to themself
-SQUAD_MARKS = {"yellow": "YELLOW", "red": "RED"}
-IDENTITY_WORDS = {IMPOSTOR: ("IMPOSTOR", "Make the robot fail."),
-                  "engineer": ("ENGINEER", "Build the robot.")}
+# What an inside says of a secret. Words of a kind are printed as wide as each other
+# (render.py), and the missions are written with the same letters' count and shape around
+# "the robot", so that no secret is longer than another.
+SQUAD_WORDS = {"yellow": "yellow squad", "red": "red squad"}
+IDENTITY_WORDS = {IMPOSTOR: ("impostor", "Make the robot fail."),
+                  "engineer": ("engineer", "Help the robot work.")}
 IDENTITY_HINT = "Yours for the whole game. Keep it secret."
 
 
@@ -59,7 +62,7 @@ def slip(deck: Deck, letter: str, label: str, inside: tuple[str, ...], batch: in
 def squad_pieces(deck: Deck) -> list[Piece]:
     """Each letter's 8 slips, box 1 to 8, letter after letter."""
     layout = squad_layout(deck)
-    return [slip(deck, letter, f"box {box}", (str(box), SQUAD_MARKS[squad]))
+    return [slip(deck, letter, f"box {box}", (f"box {box}", SQUAD_WORDS[squad]))
             for index, letter in enumerate(letters(deck.players))
             for box, squad in enumerate(layout.card(index), 1)]
 

@@ -24,9 +24,10 @@ from voicehost.prompts_dir import load_yaml
 GAME_CARD_PANEL = (44.0, 62.0)
 BOARD_SIZE = (90.0, 62.0)
 
-SQUAD_FILL = {"YELLOW": (255, 236, 130), "RED": (244, 160, 160)}
 COMPONENT_FILL = {"MECHANICS": (200, 215, 235), "ELECTRONICS": (205, 235, 205),
                   "ENERGY": (250, 225, 190), BLOCK.upper(): (225, 225, 225)}
+FERRET_SIZE = 5.5
+FERRET_WORD = 8.0  # mm: every word of a row this wide
 SLIP_RULES = {"secret-squad": "slip_rule_box", "ferret-out": "slip_rule_row"}
 
 
@@ -48,7 +49,7 @@ def first_page(sheet: Sheet, deck: Deck) -> None:
     if deck.game == "secret-operation":
         after.append(f"{steps('game_card_steps')} {steps('board_steps')}")
     sheet.instructions(f"{TITLES[deck.game]}  -  deck {deck.printed}  -  {fold['first_page']}",
-                       [fold["prepare_blind"], *numbered, *after])
+                       [fold["printing"], fold["prepare_blind"], *numbered, *after])
 
 
 # -- strips: slips (Secret Squad, Ferret Out) and identity slips (Secret Operation) --------------
@@ -91,37 +92,26 @@ def draw_tab(sheet: Sheet, tab: Rect, texts: tuple[str, ...]) -> None:
 
 
 def squad_inside(sheet: Sheet, cell: Rect, texts: tuple[str, ...]) -> None:
-    """One box: its number and squad, YELLOW dotted or RED striped (so it reads in black and
-    white and without colour vision)."""
-    number, mark = texts
-    cell = cell.inset(1.2)
-    pdf = sheet.pdf
-    pdf.set_fill_color(*SQUAD_FILL[mark])
-    pdf.set_draw_color(0, 0, 0)
-    pdf.set_line_width(0.3)
-    pdf.rect(cell.x, cell.y, cell.w, cell.h, style="DF")
-    pattern = cell.inset(0.8)
-    if mark == "RED":
-        sheet.stripes(pattern)
-    else:
-        sheet.dots(pattern)
-    sheet.fit(number, Rect(cell.x + 1, cell.y + 0.8, 8, 5), size=10, style="B",
-              background=True)
-    sheet.fit(mark, Rect(cell.x + 10, cell.y + 0.8, cell.w - 11, cell.h - 1.6), size=11,
-              style="B", background=True)
+    """One box: its number and squad in modest type over the security tint, the squad's word
+    as wide as the other's (nothing codes a squad: no colour, no pattern, no longer word)."""
+    box, squad = texts
+    inner = cell.inset(1.0)
+    sheet.tint(inner)
+    text = inner.inset(0.8)
+    sheet.secret(box, Rect(text.x, text.y, 10, text.h), size=9)
+    sheet.secret(squad, Rect(text.x + 14, text.y, 22, text.h), size=9)
 
 
 def ferret_inside(sheet: Sheet, area: Rect, texts: tuple[str, ...]) -> None:
-    """One row: six numbered words, two to a line."""
-    sheet.pdf.set_draw_color(150, 150, 150)
-    sheet.pdf.set_line_width(0.2)
+    """One row: six numbered words, two to a line, every word as wide as the others, over the
+    security tint."""
     inner = area.inset(1.0)
-    sheet.pdf.rect(inner.x, inner.y, inner.w, inner.h)
+    sheet.tint(inner)
     pairs = list(zip(texts[::2], texts[1::2], strict=True))
-    cells = [cell for line in inner.inset(0.3).rows(3) for cell in line.columns(2)]
+    cells = [cell for line in inner.inset(0.3).rows(3) for cell in line.columns(2, gap=2)]
     for cell, (number, word) in zip(cells, pairs, strict=True):
-        sheet.fit(number, Rect(cell.x, cell.y, 3.2, cell.h), size=6.5, style="B", align="L")
-        sheet.fit(word, Rect(cell.x + 3.2, cell.y, cell.w - 3.2, cell.h), size=6.5, align="L")
+        sheet.secret(number, Rect(cell.x, cell.y, 2.2, cell.h), size=FERRET_SIZE)
+        sheet.secret(word, Rect(cell.x + 3.4, cell.y, FERRET_WORD, cell.h), size=FERRET_SIZE)
 
 
 INSIDES = {"secret-squad": squad_inside, "ferret-out": ferret_inside}
@@ -131,12 +121,17 @@ INSIDES = {"secret-squad": squad_inside, "ferret-out": ferret_inside}
 
 
 def identity_inside(sheet: Sheet, area: Rect, texts: tuple[str, ...]) -> None:
+    """The card, the game and a hint, then the identity and its mission in modest type over
+    the security tint, each as wide as the other identity's."""
     card, dash, title, hint, word, mission = texts
     inner = area.inset(1.5)
     sheet.fit(f"{card}  {dash}  {title}", inner.row(0, 3.5), size=7, style="B", align="L")
     sheet.fit(hint, inner.row(3.5, 3.5), size=6, align="L")
-    sheet.fit(word, inner.row(8, 8), size=16, style="B")
-    sheet.fit(mission, inner.row(16.5, 4), size=8)
+    secret = inner.row(8, inner.h - 8)
+    sheet.tint(secret)
+    middle = secret.x + secret.w / 2
+    sheet.secret(word, Rect(middle - 12, secret.y + 1, 24, 6), size=11)
+    sheet.secret(mission, Rect(middle - 17, secret.y + 8, 34, 4.5), size=8)
 
 
 def draw_operation(sheet: Sheet, deck: Deck, deck_pieces: tuple[Piece, ...]) -> None:
@@ -191,6 +186,7 @@ def render(deck: Deck, paper: str = "a4", settings: Any = None) -> Sheet:
         draw_operation(sheet, deck, deck_pieces)
     else:
         draw_slips(sheet, deck, deck_pieces)
+    sheet.finish()
     return sheet
 
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fpdf import FPDF
+from fpdf import FPDF, ViewerPreferences
+from fpdf.enums import Duplex
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN = 10.0
@@ -32,8 +33,16 @@ PT = 25.4 / 72  # millimetres in a typographic point
 SLIP_HEIGHT = 10.5
 IDENTITY_HEIGHT = 24.0
 
+BLANK_BACK = "This side is blank on purpose: no secret is ever printed on the back of a page."
 INK = (0, 0, 0)
 HATCH = (205, 205, 205)
+# The security tint under every secret: a fine grey crosshatch, the same on every inside. Seen
+# from across a room, on a screen or in a thumbnail it is an even grey that the modest type
+# over it barely changes; up close the dark type reads plainly over the grey lines.
+TINT = (165, 165, 165)
+TINT_STEP = 0.6
+TINT_LINE = 0.15
+SECRET_INK = (70, 70, 70)
 
 
 @dataclass(frozen=True)
@@ -83,6 +92,7 @@ class Sheet:
     pdf: FPDF = field(init=False)
     placed: list[PlacedCard] = field(default_factory=list)
     headers: list[tuple[int, Rect]] = field(default_factory=list)
+    secret_pages: set[int] = field(default_factory=set)
     _cursor: tuple[float, float, float] = (0.0, 0.0, 0.0)  # x, y, tallest card in the row
 
     def __post_init__(self) -> None:
@@ -93,6 +103,9 @@ class Sheet:
         self.pdf.set_margins(MARGIN, MARGIN)
         self.pdf.set_title(self.title)
         self.pdf.set_creator("voicehost")
+        # asks the viewer's print dialog for one-sided printing at full size
+        self.pdf.viewer_preferences = ViewerPreferences(duplex=Duplex.SIMPLEX,
+                                                        print_scaling="None")
 
     @property
     def size(self) -> tuple[float, float]:
@@ -104,8 +117,14 @@ class Sheet:
 
     def new_page(self, heading: tuple[str, ...], over_tabs: bool = False) -> None:
         """A fresh page, its heading one line after another at the top (`over_tabs`: over the
-        page's right half only, where the strips' tabs are)."""
+        page's right half only, where the strips' tabs are: a page of secrets). A page of
+        secrets starts on a sheet of its own, so printed double-sided after all, no secret
+        lies on the back of another page."""
+        if self.page in self.secret_pages or (over_tabs and self.page % 2 == 1):
+            self.blank_back()
         self.pdf.add_page()
+        if over_tabs:
+            self.secret_pages.add(self.page)
         width, _ = self.size
         left = width / 2 if over_tabs else MARGIN
         header = Rect(left, MARGIN, width - MARGIN - left, HEADER - 2)
@@ -131,6 +150,14 @@ class Sheet:
             x, y, tallest = self._cursor
         self._cursor = (x + width + GAP, y, max(tallest, height))
         return Rect(x, y, width, height)
+
+    def blank_back(self) -> None:
+        """A page left blank: the back of a page of secrets, or of the page before one."""
+        self.pdf.add_page()
+        width, height = self.size
+        note = Rect(MARGIN, height / 2, width - 2 * MARGIN, 6)
+        self.fit(BLANK_BACK, note, size=8)
+        self.headers.append((self.page, note))
 
     def instructions(self, title: str, steps: list[str]) -> None:
         """A page of its own with no card on it: a title, then each step as a paragraph."""
@@ -241,6 +268,35 @@ class Sheet:
                 x += step
             y += step
 
+    def tint(self, area: Rect) -> None:
+        """The security tint over `area`: lines both ways on the diagonal, clipped to it."""
+        pdf = self.pdf
+        pdf.set_draw_color(*TINT)
+        pdf.set_line_width(TINT_LINE)
+        with pdf.rect_clip(area.x, area.y, area.w, area.h):
+            offset = -area.h
+            while offset < area.w:
+                pdf.line(area.x + offset, area.y, area.x + offset + area.h, area.y + area.h)
+                pdf.line(area.x + offset, area.y + area.h, area.x + offset + area.h, area.y)
+                offset += TINT_STEP
+        pdf.set_draw_color(*INK)
+
+    def secret(self, text: str, area: Rect, size: float) -> None:
+        """A secret in modest type, stretched or squeezed to fill `area`'s width exactly:
+        every secret of a kind takes the same room and nearly the same ink, whatever its
+        word, so its shape tells nothing at a glance."""
+        pdf = self.pdf
+        pdf.set_font("helvetica", "", size)
+        natural = pdf.get_string_width(text)
+        pdf.set_stretching(100.0 * area.w / natural if natural else 100.0)
+        pdf.set_text_color(*SECRET_INK)
+        pdf.set_xy(area.x, area.y)
+        margin, pdf.c_margin = pdf.c_margin, 0.0
+        pdf.cell(area.w, area.h, text, align="L")
+        pdf.c_margin = margin
+        pdf.set_stretching(100.0)
+        pdf.set_text_color(*INK)
+
     def blank(self, area: Rect) -> None:
         self.pdf.set_fill_color(255, 255, 255)
         self.pdf.rect(area.x, area.y, area.w, area.h, style="F")
@@ -263,6 +319,11 @@ class Sheet:
                             size * PT + 0.6))
         pdf.set_xy(area.x, area.y)
         pdf.cell(area.w, area.h, text, align=align)
+
+    def finish(self) -> None:
+        """After the last card: a last page of secrets gets its blank back too."""
+        if self.page in self.secret_pages:
+            self.blank_back()
 
     def output(self, path: str) -> None:
         self.pdf.output(path)

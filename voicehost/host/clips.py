@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voicehost.intents.grammar import without_fillers
+from voicehost.store.private import PRIVATE, SaveWriteError, sync_folder
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH
 
 SURE = 0.8  # an open-vocabulary transcript at least this confident is read out as words
@@ -76,22 +77,22 @@ class Playback(str):
 def save_clip(journal: Path, pcm: bytes, label: str) -> str:
     """Write a recording next to the journal, fsynced; returns its reference."""
     folder = journal.parent / CLIP_DIR
-    folder.mkdir(parents=True, exist_ok=True)
     name = f"{CLIP_DIR}/{time.time_ns()}-{label}.wav"
     path = journal.parent / name
-    with path.open("wb") as handle:
-        with wave.open(handle, "wb") as wav:
-            wav.setnchannels(1)
-            wav.setsampwidth(SAMPLE_WIDTH)
-            wav.setframerate(SAMPLE_RATE)
-            wav.writeframes(pcm)
-        handle.flush()
-        os.fsync(handle.fileno())
-    directory = os.open(folder, os.O_RDONLY)
     try:
-        os.fsync(directory)  # the file's name must survive a crash too
-    finally:
-        os.close(directory)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
+        with os.fdopen(descriptor, "wb") as handle:
+            with wave.open(handle, "wb") as wav:
+                wav.setnchannels(1)
+                wav.setsampwidth(SAMPLE_WIDTH)
+                wav.setframerate(SAMPLE_RATE)
+                wav.writeframes(pcm)
+            handle.flush()
+            os.fsync(handle.fileno())
+        sync_folder(folder)  # the file's name must survive a crash too
+    except OSError as problem:
+        raise SaveWriteError(path, problem) from None
     return name
 
 

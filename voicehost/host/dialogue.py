@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from voicehost.games.base import Action, Decision, IllegalAction
+from voicehost.games.base import Action, Decision, Event, IllegalAction
 from voicehost.host import events as stream
 from voicehost.host.commands import Commands
 from voicehost.host.confirmation import Confirmation
@@ -57,6 +57,7 @@ class Dialogue:
     opened: bool = True  # the table has been told what it plays
     setting_up: bool = False  # the table's set-up is still to be said, after the roll call
     secrets_shown: dict | None = None
+    heard: int = 0  # the actions whose results the table has heard (the journal's "heard")
     half: str = ""  # a half move refused, whose rest the host asked for ("discard:")
     rest_asked: str = ""  # how it asked ("Which card?"), asked again after a miss
     loud_decisions: int = 0  # decisions in a row that began in a room too loud
@@ -110,7 +111,10 @@ class Dialogue:
                 if decision is not None:
                     if not self.table.waiting_for_deck():
                         yield from self.roll_call.call()  # who is who, before where we are
+                    self.say_the_unheard()
                     self.speech.queue(*self.table.narrator.recap(decision))
+                elif self.heard < len(self.actions):
+                    self.say_the_unheard()
                 else:
                     self.speech.queue(self.lines("already_over"))
                     self.say_the_result_again()
@@ -149,6 +153,32 @@ class Dialogue:
         if facts and facts != self.secrets_shown:
             self.speech.emit(stream.Secrets(facts))
             self.secrets_shown = facts
+
+    def say_the_unheard(self) -> None:
+        """A game stopped between an answer and the result it came to (a round's, the
+        winner): that result said and streamed as it would have been."""
+        for at in range(self.heard, len(self.actions)):
+            events = self.table.replay(self.actions[: at + 1])
+            if self.stream_results(events):
+                self.speech.queue(*self.table.narrator.narrate(events))
+                self.speech.heard(at + 1)
+                self.speech.flush()
+        self.table.replay(self.actions)
+
+    def stream_results(self, events: list[Event]) -> bool:
+        """Put the results among `events` (a round scored, a scoring moment, the game's
+        end) on the event stream; whether there were any."""
+        results = False
+        for event in events:
+            if event.kind in ("round_scored", "game_over"):
+                self.speech.emit(stream.Score(event.facts) if event.kind == "round_scored"
+                                 else stream.GameOver(event.facts))
+            elif event.kind in self.table.score_events:
+                self.speech.emit(stream.Score(event.facts, event.kind))
+            else:
+                continue
+            results = True
+        return results
 
     def say_the_result_again(self) -> None:
         """A finished game, resumed: its end as it was said and streamed the first time."""
@@ -295,13 +325,11 @@ class Dialogue:
         self.speech.send(Append({"type": "action", "action": action.to_json()}))
         self.actions.append(action)
         self.table = self.table.reseated(self.actions)
-        for event in events:
-            if event.kind in ("round_scored", "game_over"):
-                self.speech.emit(stream.Score(event.facts) if event.kind == "round_scored"
-                                 else stream.GameOver(event.facts))
-            elif event.kind in self.table.score_events:
-                self.speech.emit(stream.Score(event.facts, event.kind))
+        results = self.stream_results(events)
         self.speech.queue(*self.table.narrator.narrate(events))
+        if results:  # said on its own, so that the journal knows once it has been heard
+            self.speech.heard(len(self.actions))
+            self.speech.flush()
         return True
 
     def refuse(self, refusal: str, decision: Decision, value: str) -> None:

@@ -2,12 +2,14 @@
 
 Each event is a dataclass below; on the stream it is `{"event": <kind>, "time": <unix seconds>,
 ...its fields}`, with optional fields that are None left out and `facts`/`context` spread into the
-object. A display must not show an event marked `"secret": true` (nor a `listen` whose options
-are secret) before the game's reveal.
+object. The stream carries no secret before its reveal, so a display may show all of it: what
+the host knows from printed cards goes only to a secrets file of its own (--secrets, for
+tests), and a `listen` whose options would give a secret away carries none.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -43,7 +45,8 @@ class SayEvent(StreamEvent):
 class ListenEvent(StreamEvent):
     """The host waits for `player` (None: anyone) to decide `decision`. `options`: the values
     it accepts; `say`: for each, the shortest phrase that chooses it. `context`: public facts
-    (round, card, number, modules, ...). A `secret` listen's options must not be shown."""
+    (round, card, number, modules, ...). A `secret` listen's options would give a secret away:
+    the stream leaves them out."""
 
     kind = "listen"
     player: int | None
@@ -52,6 +55,13 @@ class ListenEvent(StreamEvent):
     say: dict[str, str] | None = None
     context: dict[str, Any] = field(default_factory=dict)
     secret: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        record = super().to_json()
+        if self.secret:
+            record["options"] = []
+            record.pop("say", None)
+        return record
 
 
 @dataclass(frozen=True)
@@ -91,7 +101,8 @@ class GameOver(StreamEvent):
 
 @dataclass(frozen=True)
 class Secrets(StreamEvent):
-    """What the host knows from printed cards and must not say before each reveal."""
+    """What the host knows from printed cards and must not say before each reveal: written
+    to the secrets file alone, never to the stream."""
 
     kind = "secrets"
     facts: dict[str, Any]
@@ -114,8 +125,12 @@ class Saved(StreamEvent):
 
 
 class EventStream:
-    def __init__(self, out: TextIO | None) -> None:
-        self.out = out
+    """The stream, `out`, and the secrets file, `secrets`, each None when nobody reads it.
+    A file that can no longer be written is said once, on standard error, and the game goes
+    on without it."""
+
+    def __init__(self, out: TextIO | None, secrets: TextIO | None = None) -> None:
+        self.out, self.secrets = out, secrets
 
     @property
     def wanted(self) -> bool:
@@ -123,14 +138,37 @@ class EventStream:
         return self.out is not None
 
     def emit(self, event: StreamEvent) -> None:
-        if self.out is None:
+        target = self.secrets if isinstance(event, Secrets) else self.out
+        if target is None:
             return
         record = {"event": event.kind, "time": round(time.time(), 3), **event.to_json()}
-        self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self.out.flush()
+        try:
+            target.write(json.dumps(record, ensure_ascii=False) + "\n")
+            target.flush()
+        except OSError as problem:
+            name = getattr(target, "name", "the event stream")
+            print(f"voicehost: cannot write events to {name} ({problem.strerror or problem}); "
+                  "the game goes on without them.", file=sys.stderr, flush=True)
+            self.drop(target)
+
+    def drop(self, target: TextIO) -> None:
+        if target is self.out:
+            self.out = None
+        else:
+            self.secrets = None
+        with contextlib.suppress(OSError):
+            _close(target)
 
     def close(self) -> None:
-        """Close the events file; standard output (`--events -`) and a terminal stay open."""
-        if self.out is None or self.out is sys.stdout or self.out.isatty():
-            return
-        self.out.close()
+        """Close the files; standard output (`--events -`) and a terminal stay open."""
+        for target in (self.out, self.secrets):
+            if target is not None:
+                with contextlib.suppress(OSError):
+                    _close(target)
+
+
+def _close(target: TextIO) -> None:
+    if target is sys.stdout or target.isatty():
+        target.flush()
+        return
+    target.close()

@@ -22,13 +22,16 @@ from voicehost.voice import EndOfInput, MicrophoneLost, Voice
 class Host:
     def __init__(self, table: Table, voice: Voice, journal: Journal, events: EventStream,
                  actions: list[Action] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, heard: int | None = None) -> None:
+        """`heard`: how many of `actions` the table has heard the results of (all of them
+        when None)."""
         self.voice = voice
         self.journal = journal
         self.events = events
         self.clock = clock
         self.dialogue = Dialogue(table, list(actions or []), streaming=events.wanted,
-                                 typed=voice.typed)
+                                 typed=voice.typed,
+                                 heard=len(actions or []) if heard is None else heard)
 
     @property
     def table(self) -> Table:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from voicehost.host import events as stream
 from voicehost.host.clips import Playback
-from voicehost.host.exchange import Command, Cue, Emit, Say, spoken
+from voicehost.host.exchange import Append, Command, Cue, Emit, Say, spoken
 
 
 @dataclass
@@ -17,6 +17,7 @@ class SpeechQueue:
     queued: list[str] = field(default_factory=list)
     last_items: list[str] = field(default_factory=list)  # last said, recordings too (repeat)
     asking_again: bool = False  # what is queued only re-asks: "repeat" says the question
+    hearing: int | None = None  # queued: the results of this many actions (journaled once said)
     out: list[Command] = field(default_factory=list)
 
     def send(self, command: Command) -> None:
@@ -41,9 +42,17 @@ class SpeechQueue:
         if spoken(items):
             self.emit(stream.SayEvent(spoken(items), clips or None))
         self.send(Say(items))
+        if self.hearing is not None:  # after the Say: once it has been heard in full
+            self.send(Append({"type": "heard", "through": self.hearing}))
+            self.hearing = None
         if not self.asking_again:  # "repeat" says the words again, not the sounds
             self.last_items = [item for item in items if not isinstance(item, Cue)]
         self.asking_again = False
+
+    def heard(self, through: int) -> None:
+        """What is queued says the results of the first `through` actions: the journal
+        records it once the table has heard it."""
+        self.hearing = through
 
     def ask_again(self, *lines: str) -> None:
         """Queue `lines` that only re-ask (after a miss): "repeat" still says the question as

@@ -46,6 +46,10 @@ class Seats:
 
     names: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        if not all(isinstance(name, str) and name.strip() for name in self.names):
+            raise ValueError("every seat's name must be a word")
+
     @classmethod
     def default(cls, players: int) -> Seats:
         return cls(tuple(load_yaml("common/tokens.yaml")["tokens"][:players]))

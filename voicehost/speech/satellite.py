@@ -48,6 +48,9 @@ DEFAULT_PORT = 10700  # wyoming-satellite's usual port
 CONNECT_TIMEOUT_S = 5.0
 REPLY_TIMEOUT_S = 5.0  # describe → info
 FIRST_AUDIO_S = 3.0  # a satellite that streams sends its first chunk well within this
+# A connected satellite that sends no audio for this long is lost, as a stalled sound card is:
+# a speaker on Wi-Fi whose plug was pulled keeps its connection open for minutes.
+STALL_S = 3.0
 # From audio-start to the first sound out of a wyoming-satellite's speaker, measured here
 # through PulseAudio (13-38 ms); the ears' gate tail covers the rest.
 SPEAKER_DELAY_S = 0.03
@@ -111,6 +114,8 @@ class Satellite(FrameQueue):
         self._client: AsyncTcpClient | None = None
         self._reader: asyncio.Task[None] | None = None
         self._lost = False
+        self._stalled = False  # lost because no audio came for STALL_S
+        self._audio_at = 0.0  # monotonic: the last chunk's arrival, or when it was asked to stream
         self._pending = b""
         self._stream: Stream | None = None
         self._stopping: asyncio.Task[None] | None = None
@@ -129,6 +134,9 @@ class Satellite(FrameQueue):
 
     @property
     def lost(self) -> bool:
+        if (not self._lost and self.connections
+                and time.monotonic() - self._audio_at > STALL_S):
+            self._lost = self._stalled = True
         return self._lost
 
     def start(self) -> None:
@@ -150,6 +158,9 @@ class Satellite(FrameQueue):
             ) from None
 
     def lost_because(self) -> str:
+        if self._stalled:
+            return (f"the satellite at {self.address} sent no sound for {STALL_S:.0f} seconds "
+                    "(its power or its network may be gone)")
         return f"the satellite at {self.address} is gone"
 
     def reopen(self) -> None:
@@ -182,7 +193,7 @@ class Satellite(FrameQueue):
         AudioDeviceError while the satellite is not connected."""
         called_at = time.monotonic()
         samples = np.ascontiguousarray(samples, dtype=np.int16)
-        if self._client is None or self._lost:
+        if self._client is None or self.lost:
             raise AudioDeviceError(f"The satellite at {self.address} is not connected.",
                                    "Its lines are shown here until it is back.")
         try:
@@ -217,7 +228,8 @@ class Satellite(FrameQueue):
         if not self.info.get("satellite"):
             raise EOFError("it answers, but is not a satellite (its info has no satellite)")
         self._pending = b""
-        self._lost = False
+        self._lost = self._stalled = False
+        self._audio_at = time.monotonic()
         await client.write_event(RunSatellite().event())
         self._reader = asyncio.get_running_loop().create_task(self._read_stream(client))
         self.connections += 1
@@ -259,6 +271,7 @@ class Satellite(FrameQueue):
     def _heard(self, chunk: AudioChunk, arrived_at: float) -> None:
         """Cut a chunk into frames. The satellite's timestamps are its own clock, so a chunk's
         first sample is placed one chunk's length before it arrived."""
+        self._audio_at = arrived_at
         pcm = self._converter.convert(chunk).audio
         chunk_s = len(pcm) / SAMPLE_WIDTH / SAMPLE_RATE
         first_at = arrived_at - chunk_s - len(self._pending) / SAMPLE_WIDTH / SAMPLE_RATE

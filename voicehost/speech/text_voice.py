@@ -12,6 +12,8 @@ from typing import TextIO
 
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, EndOfInput, Hearing, Recording
 
+MAX_LINE = 1000  # characters of a typed line kept: no answer is longer
+
 
 def _fileno(stream: TextIO) -> int | None:
     try:
@@ -30,6 +32,7 @@ class TextVoice:
         # without a line sitting unseen in Python's read-ahead buffer.
         self._fd = _fileno(stdin)
         self._pending = b""
+        self._dropping = False  # a line over MAX_LINE: its rest is dropped up to its end
         self._ended = False
 
     def say(self, text: str) -> None:
@@ -67,11 +70,14 @@ class TextVoice:
         self.stdout.flush()
 
     def _readline(self, timeout_s: float | None) -> str | None:
-        """One typed line; None when none came within `timeout_s` (None: wait for ever)."""
+        """One typed line, its first MAX_LINE characters (no answer is longer: the rest is
+        dropped); None when none came within `timeout_s` (None: wait for ever)."""
         if self._fd is None:
-            line = self.stdin.readline()
+            line = rest = self.stdin.readline(MAX_LINE)
             if not line:
                 raise EndOfInput
+            while rest and not rest.endswith("\n"):
+                rest = self.stdin.readline(MAX_LINE)
             return line
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while b"\n" not in self._pending:
@@ -86,6 +92,19 @@ class TextVoice:
                 return None
             chunk = os.read(self._fd, 4096)
             self._ended = not chunk
-            self._pending += chunk
+            self._take(chunk)
         line, self._pending = self._pending.split(b"\n", 1)
         return line.decode("utf-8", errors="replace")
+
+    def _take(self, chunk: bytes) -> None:
+        """Keep what was typed, a line in progress cut at MAX_LINE bytes."""
+        if self._dropping:
+            if b"\n" not in chunk:
+                return
+            chunk = chunk[chunk.index(b"\n"):]
+            self._dropping = False
+        self._pending += chunk
+        start = self._pending.rfind(b"\n") + 1  # of the line in progress
+        if len(self._pending) - start > MAX_LINE:
+            self._pending = self._pending[: start + MAX_LINE]
+            self._dropping = True
