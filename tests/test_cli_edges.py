@@ -408,3 +408,18 @@ def test_the_goodbye_names_a_command_that_runs(on_path: bool, tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == (f"The game is saved: {typed} resume --journal "
                                             f"{journal} --io text carries it on.")
+
+
+def test_a_voice_espeak_ng_does_not_have_is_refused_before_the_game_begins() -> None:
+    """`--voice nosuch` fails as the voice is readied, with the voices to try: before the
+    opening line, so the door refuses it in one line and leaves no save."""
+    mouth = Mouth(voice="nosuch")
+    with pytest.raises(ValueError, match="no voice matches 'nosuch'"):
+        mouth.warm_up()
+
+
+def test_record_is_for_audio_mode_and_a_wav_file(tmp_path: Path) -> None:
+    line = refused(["play", "secret-squad", "--io", "text", "--record",
+                    str(tmp_path / "game.wav")], tmp_path)
+    assert line.endswith("--record is for audio mode: it needs --io audio.")
+    assert not (tmp_path / "game.wav").exists() and nothing_saved(tmp_path)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -82,9 +83,12 @@ def results_of(table: Table, path: Path) -> list[str]:
             for event in table.replay(actions[: at + 1]) if event.kind in RESULTS]
 
 
+TAG = re.compile(rf"<(?:{'|'.join(RESULTS)}) [^<>]*>")
+
+
 def heard(said: Sequence[str]) -> list[str]:
-    return [part + ">" for text in said for part in text.split(">")[:-1]
-            if "<" in part for part in [part[part.index("<"):]]]
+    """The tags of the results in what was said."""
+    return [found for text in said for found in TAG.findall(text)]
 
 
 def streamed(events: str) -> list[str]:
@@ -102,8 +106,8 @@ def streamed(events: str) -> list[str]:
 
 def play_killed(make: Any, folder: Path, kill_at: int, seed: int
                 ) -> tuple[list[str], str, list[str]]:
-    """Play until the kill, then resume to the end: what the table heard, the stream, and the
-    batches the host said before the kill (all of them when it was not killed)."""
+    """Play until the kill, then resume it for a while: what the table heard, the stream, and
+    the batches the host said before the kill (all of them when it was not killed)."""
     path = folder / "game.jsonl"
     table = make()
     journal = Journal(path, new=True)

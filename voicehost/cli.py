@@ -19,6 +19,7 @@ from voicehost.door import (
     between,
     cannot_write,
     deck_number,
+    file_named,
     folder_there,
     names_not_heard,
     players_allowed,
@@ -131,6 +132,9 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--secrets", type=Path, default=None,
                         help="write what the host knows from printed cards to this file "
                              "(for tests; never show it to the players)")
+    parser.add_argument("--record", type=Path, default=None, metavar="FILE.wav",
+                        help="audio mode: also keep everything the host says and plays in "
+                             "this WAV file")
     parser.add_argument("--quiet", action="store_true",
                         help="audio mode: no captions on the console (what the host says and "
                              "what it heard)")
@@ -261,10 +265,13 @@ def open_private_file(option: str, path: Path) -> TextIO:
 
 def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
     if args.io == "text":
-        for option in ("satellite", "asr", "tts"):
+        for option in ("satellite", "asr", "tts", "record"):
             if getattr(args, option):
                 refuse(f"--{option} is for audio mode: it needs --io audio.")
         return TextVoice(sys.stdin, say_to)
+    if args.record is not None:
+        folder_there("--record", args.record)
+        file_named("--record", args.record, ".wav", "it is a WAV file")
     from voicehost.speech.devices import AudioDeviceError
     from voicehost.speech.factory import audio_voice_or_notice
 
@@ -273,7 +280,7 @@ def make_voice(args: argparse.Namespace, say_to: TextIO) -> Voice:
         volume=args.volume, voice=args.voice, silence=args.silence,
         input_device=args.input_device, output_device=args.output_device,
         satellite=args.satellite, asr=args.asr, tts=args.tts, captions=not args.quiet,
-        sounds=args.sounds == "on",
+        sounds=args.sounds == "on", record=args.record,
         deck_words=deck_words(), reader=reading_of)
     try:
         voice, notice = audio_voice_or_notice(settings, console=say_to)

@@ -18,6 +18,7 @@ from voicehost.speech.base import recognize
 from voicehost.speech.devices import AudioDeviceError
 from voicehost.speech.ears import Ears
 from voicehost.speech.mouth import Mouth
+from voicehost.speech.recorder import Recorder
 from voicehost.voice import SAMPLE_RATE, SAMPLE_WIDTH, Hearing, Recording
 
 # A lost speaker is tried again after this long: a try can cost seconds (a speaker that
@@ -32,8 +33,9 @@ class AudioVoice:
 
     def __init__(self, mouth: Mouth, ears: Ears, listen_timeout_s: float = 12.0,
                  console: TextIO | None = None, captions: bool = False,
-                 sounds: bool = True) -> None:
+                 sounds: bool = True, recorder: Recorder | None = None) -> None:
         self.mouth = mouth
+        self.recorder = recorder  # --record: closed with the voice
         self.sounds = sounds  # False: --sounds off
         self.ears = ears
         self.listen_timeout_s = listen_timeout_s
@@ -89,6 +91,8 @@ class AudioVoice:
 
     def close(self) -> None:
         self.ears.close()
+        if self.recorder is not None:
+            self.recorder.close()
 
     def _to_speaker(self, speak: Callable[[], object], text: str) -> None:
         """`speak()`, or `text` on the console while the speaker is lost."""

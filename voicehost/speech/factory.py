@@ -34,6 +34,7 @@ class AudioSettings:
     tts: str | None = None  # tcp://HOST:PORT of a Wyoming text-to-speech service
     captions: bool = True  # show on the console what the host says and what it heard
     sounds: bool = True  # the host's sounds (sounds.py) at a countdown, a reveal, the winner
+    record: Path | None = None  # a WAV file that keeps everything the host plays
     deck_words: frozenset[str] = frozenset()  # the games' words said alone (auto's split)
     # how people say the offered phrases (voicehost.intents.understand.reading_of)
     reader: Reader = field(kw_only=True)
@@ -114,6 +115,16 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
             return None, f"{problem} Playing in text mode: type what the players say."
         mouth = Mouth(settings.rate, settings.volume, voice, settings.output_device,
                       gate)
+    recorder = None
+    if settings.record is not None:
+        from voicehost.speech.recorder import Recorder
+
+        try:
+            recorder = Recorder(settings.record)
+        except OSError as problem:
+            raise ValueError(f"--record {settings.record}: "
+                             f"{problem.strerror or problem}.") from None
+        mouth.speaker = recorder.around(mouth.speaker)
     recognizer, notice = make_pipeline(settings, console)
     if settings.tts:
         from voicehost.speech.remote import RemoteVoice
@@ -124,4 +135,5 @@ def audio_voice_or_notice(settings: AudioSettings, console: TextIO | None = None
     endpointer = Endpointer(EndpointSettings(trailing_silence_s=settings.silence))
     ears = Ears(microphone, endpointer, recognizer, gate)
     return AudioVoice(mouth, ears, console=console, captions=settings.captions,
-                      sounds=settings.sounds), " ".join(n for n in (voice_notice, notice) if n)
+                      sounds=settings.sounds, recorder=recorder), " ".join(
+        n for n in (voice_notice, notice) if n)

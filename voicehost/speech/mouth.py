@@ -124,12 +124,15 @@ class Mouth:
         return f"espeak-ng {self.voice or '(its default voice)'}"
 
     def warm_up(self) -> None:
-        """Start the engine and PortAudio now rather than on the first sentence."""
+        """Start the engine and PortAudio now rather than on the first sentence; a voice
+        espeak-ng does not have is a ValueError now, not once the game has begun."""
         if self._piper is not None:
             self._piper.load()
         else:
             with _ENGINE_LOCK:
                 self._get_engine()
+                if self.voice:
+                    self._voice_id = (self.voice, self._resolve_voice(self.voice))
         if self._local:
             sounddevice()
 
