@@ -16,25 +16,26 @@ from voicehost.speech.endpoint import Endpointer
 from voicehost.speech.microphone import Microphone
 from voicehost.speech.mouth import Mouth
 from voicehost.speech.pocketsphinx_engine import PocketsphinxRecognizer
-from voicehost.speech.sounds import RATE, SOUNDS, sound
+from voicehost.speech.sounds import MAX_PEAK, RATE, SOUNDS, sound
 
 PHRASES = ["yup", "nope", "ready"]
 
 
-def test_each_sound_is_its_own_and_stays_under_the_voice() -> None:
+def test_each_sound_is_its_own_and_never_clips() -> None:
     lengths = {name: len(sound(name)) / RATE for name in SOUNDS}
     assert lengths["tick"] < 0.1 and lengths["chime"] < 0.5
     assert 0.8 < lengths["sting"] < 2.0 and 1.0 < lengths["fanfare"] < 2.0
     for name in SOUNDS:
         samples = sound(name)
-        assert samples.dtype == np.int16 and 0.4 * 32767 < np.abs(samples).max() <= 0.5 * 32767
+        assert samples.dtype == np.int16 and np.abs(samples).max() <= MAX_PEAK * 32767
         assert abs(int(samples[0])) < 200 and abs(int(samples[-1])) < 200  # faded: no click
-    # the sting is low and the chime high: where each holds most of its energy
+    # the sting is the lowest and the chime the highest of the three: where each holds most
+    # of its energy (their loudness: tests/test_sounds_balance.py)
     def centroid(name: str) -> float:
         spectrum = np.abs(np.fft.rfft(sound(name).astype(float)))
         return float((np.fft.rfftfreq(len(sound(name)), 1 / RATE) * spectrum).sum()
                      / spectrum.sum())
-    assert centroid("sting") < 600 < centroid("fanfare") < centroid("chime")
+    assert centroid("sting") < 1000 < centroid("fanfare") < centroid("chime")
     with pytest.raises(ValueError, match="no sound 'gong'"):
         sound("gong")
 

@@ -12,7 +12,34 @@ import numpy as np
 
 RATE = 22050
 SOUNDS = ("tick", "sting", "fanfare", "chime")
-PEAK = 0.5  # of full scale: under the host's voice, which espeak-ng and piper render near it
+# Every sound is as loud as the host's voice (A-weighted, `loudness`): joe's lines measure
+# -22.7 dB, and tests/test_sounds_balance.py holds each sound within 3 dB of lines joe renders.
+VOICE_LOUDNESS = -22.7
+MAX_PEAK = 0.9  # of full scale
+LOUDNESS_HOP_S = 0.02
+LOUDNESS_RANGE_DB = 40.0  # the hops counted: those within this of the loudest
+
+
+def a_weighting(frequency: np.ndarray) -> np.ndarray:
+    """The A-weighting curve (IEC 61672) as amplitude gains, 1 at 1 kHz."""
+    f2 = np.maximum(frequency, 1.0) ** 2
+    gain = (12194.0**2 * f2**2) / ((f2 + 20.6**2) * np.sqrt((f2 + 107.7**2) * (f2 + 737.9**2))
+                                   * (f2 + 12194.0**2))
+    return gain * 10 ** (2.0 / 20)
+
+
+def loudness(samples: np.ndarray, rate: int) -> float:
+    """How loud int16 samples sound, in dB(A) below full scale: the A-weighted power of their
+    sounding hops (within LOUDNESS_RANGE_DB of the loudest), averaged."""
+    hop = int(LOUDNESS_HOP_S * rate)
+    x = np.asarray(samples, float) / 32768.0
+    frames = np.lib.stride_tricks.sliding_window_view(x, hop)[::hop]
+    window = np.hanning(hop)
+    weights = a_weighting(np.fft.rfftfreq(hop, 1.0 / rate)) ** 2
+    power = (np.abs(np.fft.rfft(frames * window, axis=1)) ** 2 * weights).sum(axis=1)
+    power *= 2.0 / (hop * (window**2).sum())
+    sounding = power[power > power.max() * 10 ** (-LOUDNESS_RANGE_DB / 10)]
+    return float(10 * np.log10(sounding.mean()))
 
 
 def _note(frequency: float, seconds: float, harmonics: tuple[float, ...] = (1.0,),
@@ -27,13 +54,17 @@ def _note(frequency: float, seconds: float, harmonics: tuple[float, ...] = (1.0,
 
 
 def _scaled(samples: np.ndarray) -> np.ndarray:
-    """int16 at PEAK, with 5 ms fades so that no edge clicks."""
+    """int16 as loud as the voice (peaks kept under MAX_PEAK), with 5 ms fades so that no
+    edge clicks."""
     fade = int(0.005 * RATE)
     ramp = np.linspace(0.0, 1.0, fade)
     samples = samples.copy()
     samples[:fade] *= ramp
     samples[-fade:] *= ramp[::-1]
-    return (samples / np.abs(samples).max() * PEAK * 32767).astype(np.int16)
+    unit = samples / np.abs(samples).max()
+    level = loudness((unit * 32767).astype(np.int16), RATE)
+    gain = min(MAX_PEAK, 10 ** ((VOICE_LOUDNESS - level) / 20))
+    return (unit * gain * 32767).astype(np.int16)
 
 
 def _at(parts: list[tuple[float, np.ndarray]], seconds: float) -> np.ndarray:
@@ -51,11 +82,12 @@ def _tick() -> np.ndarray:
 
 
 def _sting() -> np.ndarray:
-    """A low minor chord swelling, then a falling note: something is about to come out."""
+    """A minor chord swelling, then a falling note: something is about to come out. Pitched
+    where a laptop's or a smart speaker's small drivers play it (220 Hz and up)."""
     brass = (1.0, 0.6, 0.4, 0.25, 0.15)
     chord = sum(_note(f, 0.9, brass, attack_s=0.25, decay_per_s=2.0)
-                for f in (146.83, 174.61, 220.0))  # D3, F3, A3
-    fall = _note(110.0, 0.6, brass, attack_s=0.02, decay_per_s=4.0)  # A2
+                for f in (293.66, 349.23, 440.0))  # D4, F4, A4
+    fall = _note(220.0, 0.6, brass, attack_s=0.02, decay_per_s=4.0)  # A3
     return _at([(0.0, np.asarray(chord)), (0.55, fall)], 1.2)
 
 
