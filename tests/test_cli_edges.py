@@ -423,3 +423,11 @@ def test_record_is_for_audio_mode_and_a_wav_file(tmp_path: Path) -> None:
                     str(tmp_path / "game.wav")], tmp_path)
     assert line.endswith("--record is for audio mode: it needs --io audio.")
     assert not (tmp_path / "game.wav").exists() and nothing_saved(tmp_path)
+
+
+def test_a_start_refused_after_its_files_opened_leaves_none_of_them(tmp_path: Path) -> None:
+    events, secrets = tmp_path / "events.jsonl", tmp_path / "secrets.jsonl"
+    line = refused(["play", "secret-squad", "--io", "text", "--satellite", "tcp://127.0.0.1:1",
+                    "--events", str(events), "--secrets", str(secrets)], tmp_path)
+    assert "--satellite is for audio mode" in line
+    assert not events.exists() and not secrets.exists() and nothing_saved(tmp_path)

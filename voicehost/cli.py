@@ -384,8 +384,9 @@ def run_play(args: argparse.Namespace) -> int:
     if args.journal is None:  # a game in the games folder knows the household's others
         table.knowing(past_of(args.game))
     journal = open_journal(args.journal, args.game)  # before the satellite is asked
-    events_file = None if args.events in (None, "-") else Path(args.events)
-    new_events = events_file is not None and not events_file.exists()
+    written = [Path(args.events)] if args.events not in (None, "-") else []
+    written += [args.secrets] if args.secrets is not None else []
+    new_files = [path for path in written if not path.exists()]
     say_to = sys.stderr if args.events == "-" else sys.stdout
     try:
         events = open_events(args.events, args.secrets)
@@ -393,8 +394,9 @@ def run_play(args: argparse.Namespace) -> int:
     except BaseException:  # refused or stopped: the game never started, so it leaves nothing
         journal.close()
         journal.path.unlink()
-        if new_events and events_file is not None and events_file.exists():
-            events_file.unlink()
+        for path in new_files:
+            if path.exists():
+                path.unlink()
         raise
 
     def game() -> Outcome:
@@ -495,11 +497,7 @@ def run_games(args: argparse.Namespace) -> int:
     if args.clean:
         unplayed = [listed for listed in saves if listed.unplayed]
         for listed in unplayed:
-            try:
-                listed.path.unlink()
-            except OSError as problem:
-                refuse(f"cannot remove {listed.path}: {problem.strerror or problem} (the games "
-                       "folder must be writable).")
+            remove_save(listed.path)
         print(f"Removed {plural(len(unplayed), 'saved game')} with no moves.")
         return 0
     shown = [listed for listed in saves if not listed.unplayed]
@@ -533,17 +531,22 @@ def listed_as(listed: Listed) -> str:
             f"{plural(len(actions), 'move')}, {state}")
 
 
+def remove_save(path: Path) -> None:
+    """Remove one save; refused in one line when the games folder cannot be written."""
+    try:
+        path.unlink()
+    except OSError as problem:
+        refuse(f"cannot remove {path}: {problem.strerror or problem} (the games folder must be "
+               "writable).")
+
+
 def remove_game(game_id: str) -> int:
     """`voicehost games --remove ID`: the one save ID names, whatever is in it."""
     try:
         listed = saved_game(game_id)
     except JournalError as problem:
         refuse(str(problem))
-    try:
-        listed.path.unlink()
-    except OSError as problem:
-        refuse(f"cannot remove {listed.path}: {problem.strerror or problem} (the games folder "
-               "must be writable).")
+    remove_save(listed.path)
     what = ("damaged" if listed.saved is None
             else f"{listed.saved.table.title}, {plural(len(listed.saved.actions), 'move')}")
     print(f"Removed {listed.id} ({what}).")

@@ -86,7 +86,7 @@ def past_of(game: str) -> Past:
             break
         try:  # only a save of this title is replayed
             records = read_records(path)
-            saved = open_saved(path) if records and records[0].get("game") == name else None
+            saved = replayed(path, records) if records[0].get("game") == name else None
         except JournalError:
             continue
         if saved is not None and saved.actions:
@@ -154,7 +154,12 @@ class Saved:
 
 def open_saved(journal_path: Path) -> Saved:
     """The saved game, or JournalError (one sentence) with the file left as it is."""
-    records = read_records(journal_path)
+    return replayed(journal_path, read_records(journal_path))
+
+
+def replayed(journal_path: Path, records: list[dict[str, Any]]) -> Saved:
+    """The game the save's `records` (read_records) set up and play; JournalError (one
+    sentence) when they do not."""
     table = table_from_setup(records[0], journal_path)
     try:
         actions = actions_of(records)

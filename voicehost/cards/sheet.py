@@ -251,23 +251,6 @@ class Sheet:
             y += step
         self.pdf.set_draw_color(*INK)
 
-    def stripes(self, area: Rect, step: float = 1.6) -> None:
-        self.pdf.set_line_width(0.35)
-        y = area.y + step / 2
-        while y < area.y + area.h:
-            self.pdf.line(area.x, y, area.x + area.w, y)
-            y += step
-
-    def dots(self, area: Rect, step: float = 2.2, radius: float = 0.35) -> None:
-        self.pdf.set_fill_color(*INK)
-        y = area.y + step / 2
-        while y + radius < area.y + area.h:
-            x = area.x + step / 2
-            while x + radius < area.x + area.w:
-                self.pdf.ellipse(x - radius, y - radius, 2 * radius, 2 * radius, style="F")
-                x += step
-            y += step
-
     def tint(self, area: Rect) -> None:
         """The security tint over `area`: lines both ways on the diagonal, clipped to it."""
         pdf = self.pdf

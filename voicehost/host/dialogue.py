@@ -157,13 +157,13 @@ class Dialogue:
     def say_the_unheard(self) -> None:
         """A game stopped between an answer and the result it came to (a round's, the
         winner): that result said and streamed as it would have been."""
+        self.table.replay(self.actions[: self.heard])
         for at in range(self.heard, len(self.actions)):
-            events = self.table.replay(self.actions[: at + 1])
+            events = self.table.game.apply(self.actions[at])
             if self.stream_results(events):
                 self.speech.queue(*self.table.narrator.narrate(events))
                 self.speech.heard(at + 1)
                 self.speech.flush()
-        self.table.replay(self.actions)
 
     def stream_results(self, events: list[Event]) -> bool:
         """Put the results among `events` (a round scored, a scoring moment, the game's
@@ -183,8 +183,7 @@ class Dialogue:
     def say_the_result_again(self) -> None:
         """A finished game, resumed: its end as it was said and streamed the first time."""
         over = [e for e in self.table.replay(self.actions) if e.kind == "game_over"]
-        for event in over:
-            self.speech.emit(stream.GameOver(event.facts))
+        self.stream_results(over)
         self.speech.queue(self.table.narrator.standings(), *self.table.narrator.narrate(over))
 
     def _outcome(self, finished: bool) -> Outcome:

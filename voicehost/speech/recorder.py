@@ -26,7 +26,6 @@ class Recorder:
         self._wav.setnchannels(1)
         self._wav.setsampwidth(2)
         self._wav.setframerate(RATE)
-        self.seconds = 0.0
 
     def around(self, speaker: Speaker) -> Speaker:
         def play(samples: np.ndarray, rate: int) -> Playback:
@@ -38,7 +37,6 @@ class Recorder:
     def keep(self, samples: np.ndarray, rate: int) -> None:
         kept = resample(np.asarray(samples, dtype=np.int16), rate, RATE)
         self._wav.writeframes(kept.tobytes())  # the header is patched as it goes
-        self.seconds += len(kept) / RATE
 
     def close(self) -> None:
         self._wav.close()
